@@ -1,0 +1,57 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+// Layering (DESIGN.md section 2): domain <- data <- sync <- features <- app, and ui knows
+// no feature. Each entry lists what a layer may NOT import.
+const layerBans = {
+  'src/domain/**': {
+    patterns: ['**/data/**', '**/sync/**', '**/features/**', '**/app/**', '**/ui/**'],
+    paths: ['react', 'react-dom', 'dexie', 'dexie-react-hooks', '@supabase/supabase-js', 'zustand'],
+  },
+  'src/data/**': {
+    patterns: ['**/sync/**', '**/features/**', '**/app/**', '**/ui/**'],
+    paths: ['@supabase/supabase-js'],
+  },
+  'src/sync/**': {
+    patterns: ['**/features/**', '**/app/**', '**/ui/**'],
+    paths: ['react', 'react-dom', 'dexie', 'dexie-react-hooks'],
+  },
+  'src/ui/**': {
+    patterns: ['**/features/**', '**/app/**', '**/sync/**', '**/data/**'],
+    paths: ['dexie', 'dexie-react-hooks', '@supabase/supabase-js'],
+  },
+  'src/features/**': {
+    patterns: ['**/app/**'],
+    paths: ['dexie', 'dexie-react-hooks', '@supabase/supabase-js'],
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['dist', 'dev-dist', 'node_modules', '.local-supabase', 'test-results', 'coverage'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  ...Object.entries(layerBans).map(([files, bans]) => ({
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: bans.paths.map((name) => ({ name, message: 'Not allowed in this layer (DESIGN.md section 2).' })),
+          patterns: [{ group: bans.patterns, message: 'Imports against the layering (DESIGN.md section 2).' }],
+        },
+      ],
+    },
+  })),
+);

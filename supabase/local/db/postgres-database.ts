@@ -1,0 +1,53 @@
+import pg from 'pg';
+import type { Database, Queryable, QueryResult, Row } from './database.ts';
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T extends Row>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      const result = await client.query<T>(sql, params);
+      return { rows: result.rows, affectedRows: result.rowCount ?? 0 };
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+  };
+}
+
+/** Connects to a real PostgreSQL server given a postgres:// URL. */
+export async function openPostgresDatabase(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  const probe = await pool.connect();
+  probe.release();
+  return {
+    engine: 'postgres',
+    ...wrap(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work(wrap(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onMessage) {
+      const client = await pool.connect();
+      const handler = (message: pg.Notification) => {
+        if (message.channel === channel) onMessage(message.payload ?? '');
+      };
+      client.on('notification', handler);
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        client.off('notification', handler);
+        await client.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+        client.release();
+      };
+    },
+    close: () => pool.end(),
+  };
+}

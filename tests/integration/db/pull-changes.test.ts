@@ -1,0 +1,154 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '../../support/as-role.ts';
+import { asActor, attempt } from '../../support/as-role.ts';
+import { demo } from '../../support/demo.ts';
+import type { TestDatabase } from '../../support/test-databases.ts';
+import { createTestDatabase, engines } from '../../support/test-databases.ts';
+
+const manager: Actor = { role: 'authenticated', userId: demo.managerId };
+
+type PullPage = { rows: Array<Record<string, unknown>>; has_more: boolean; cursor: Record<string, unknown> };
+
+async function pullPage(db: TestDatabase, table: string, cursor: unknown, limit = 500): Promise<PullPage> {
+  return asActor(db, manager, async (tx) => {
+    const { rows } = await tx.query<{ page: PullPage }>('select public.pull_changes($1, $2, $3) as page', [
+      table,
+      cursor === null ? null : JSON.stringify(cursor),
+      limit,
+    ]);
+    const page = rows[0]?.page;
+    if (!page) throw new Error('pull_changes returned nothing');
+    return typeof page === 'string' ? (JSON.parse(page) as PullPage) : page;
+  });
+}
+
+/** Pulls until has_more is false; returns every row received and the resting cursor. */
+async function pullAll(db: TestDatabase, table: string, cursor: unknown, limit = 500) {
+  const rows: Array<Record<string, unknown>> = [];
+  let pages = 0;
+  for (;;) {
+    const page = await pullPage(db, table, cursor, limit);
+    rows.push(...page.rows);
+    cursor = page.cursor;
+    pages += 1;
+    if (!page.has_more) return { rows, cursor, pages };
+  }
+}
+
+for (const engine of engines) {
+  describe(`pull_changes on ${engine}`, () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await createTestDatabase(engine);
+    });
+    afterAll(() => db?.dispose());
+
+    it("brings every row of the caller's store once, in pages, then nothing until something changes", async () => {
+      const expected = await db.query<{ n: number }>(
+        'select count(*)::int as n from public.daily_inputs where store_id = $1',
+        [demo.storeA],
+      );
+      const first = await pullAll(db, 'daily_inputs', null, 100);
+      const ids = first.rows.map((row) => row.id);
+      expect(ids.length).toBe(expected.rows[0]?.n);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(first.pages).toBeGreaterThan(1);
+      expect(first.rows.every((row) => row.store_id === demo.storeA)).toBe(true);
+      expect(first.rows[0]).not.toHaveProperty('sync_xid');
+
+      const idle = await pullAll(db, 'daily_inputs', first.cursor);
+      expect(idle.rows).toEqual([]);
+
+      const target = first.rows[5];
+      await db.query('update public.daily_inputs set value = 999 where id = $1', [target?.id]);
+      const next = await pullAll(db, 'daily_inputs', idle.cursor);
+      expect(next.rows.map((row) => [row.id, Number(row.value)])).toEqual([[target?.id, 999]]);
+    });
+
+    it('pages through one large transaction without losing or repeating rows', async () => {
+      const start = await pullAll(db, 'monthly_targets', null);
+      await db.query(
+        `insert into public.monthly_targets (store_id, year, month, metric_key, target_value)
+         select $1, y, m, k, 1 from generate_series(2040, 2049) y, generate_series(1, 12) m,
+           unnest(array['hoursPerDay','salesPerDay','cpElr','warrantyElr','internalElr','totalElr',
+                        'daysComplete','rosOver45Days','weOweOver30Days','grossPerEmployee']) k`,
+        [demo.storeA],
+      );
+      const after = await pullAll(db, 'monthly_targets', start.cursor, 250);
+      const ids = after.rows.map((row) => row.id);
+      expect(ids.length).toBe(1200);
+      expect(new Set(ids).size).toBe(1200);
+      expect(after.pages).toBe(5);
+    });
+
+    it('shows retired rows (deleted_at) so clients can remove them', async () => {
+      const start = await pullAll(db, 'front_end_team_advisors', null);
+      await db.query('update public.front_end_team_advisors set deleted_at = now() where id = $1', [demo.advisorA]);
+      const after = await pullAll(db, 'front_end_team_advisors', start.cursor);
+      expect(after.rows).toMatchObject([{ id: demo.advisorA, deleted_at: expect.any(String) }]);
+    });
+
+    it('refuses unknown tables, silly limits and anonymous callers', async () => {
+      expect(await attempt(db, manager, "select public.pull_changes('pg_authid')")).toMatchObject({ error: '22023' });
+      expect(await attempt(db, manager, "select public.pull_changes('daily_inputs', null, 0)")).toMatchObject({
+        error: '22023',
+      });
+      expect(await attempt(db, { role: 'anon' }, "select public.pull_changes('daily_inputs')")).toMatchObject({
+        error: '42501',
+      });
+    });
+  });
+}
+
+// Two writers whose transactions commit out of order need two connections at once,
+// which only a real server has (PGlite serialises every transaction).
+describe.runIf(engines.includes('postgres'))('pull_changes with transactions committing out of order', () => {
+  let db: TestDatabase;
+  const writers: pg.Client[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres', { seed: true });
+  });
+  afterAll(async () => {
+    await Promise.all(writers.map((client) => client.end()));
+    await db?.dispose();
+  });
+
+  it('still delivers the row of the transaction that started first but committed last', async () => {
+    const url = await db.query<{ db: string }>('select current_database() as db');
+    const connection = new URL(process.env.TEST_DATABASE_URL ?? '');
+    connection.pathname = `/${url.rows[0]?.db}`;
+    for (let i = 0; i < 2; i += 1) {
+      const client = new pg.Client({ connectionString: connection.toString() });
+      await client.connect();
+      writers.push(client);
+    }
+    const [early, late] = writers as [pg.Client, pg.Client];
+    const start = await pullAll(db, 'yearly_financial_inputs', null);
+
+    // The early transaction takes its xid first, and also its now(): with an updated_at
+    // cursor its row would look older than the pull in between and be skipped forever.
+    await early.query('begin');
+    await early.query(
+      `insert into public.yearly_financial_inputs (store_id, year, month, sales) values ($1, 2035, 1, 111)`,
+      [demo.storeA],
+    );
+    await late.query('begin');
+    await late.query(
+      `insert into public.yearly_financial_inputs (store_id, year, month, sales) values ($1, 2035, 2, 222)`,
+      [demo.storeA],
+    );
+    await late.query('commit');
+
+    const between = await pullAll(db, 'yearly_financial_inputs', start.cursor);
+    expect(between.rows.map((row) => Number(row.sales))).toEqual([222]);
+
+    await early.query('commit');
+    const after = await pullAll(db, 'yearly_financial_inputs', between.cursor);
+    const seen = new Set([...between.rows, ...after.rows].map((row) => Number(row.sales)));
+    expect(seen).toEqual(new Set([111, 222]));
+
+    const settled = await pullAll(db, 'yearly_financial_inputs', after.cursor);
+    expect(settled.rows).toEqual([]);
+  });
+});
