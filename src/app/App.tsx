@@ -1,0 +1,9 @@
+/** The app's root. The screens arrive with the app shell; until then it names itself. */
+export function App() {
+  return (
+    <main style={{ fontFamily: 'system-ui, sans-serif', padding: '2rem' }}>
+      <h1>Service Department Dashboard</h1>
+      <p>Ready to crush your goals today?</p>
+    </main>
+  );
+}
