@@ -73,6 +73,27 @@ create table if not exists auth.identities (
   unique (provider_id, provider)
 );
 
+create table if not exists auth.sessions (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  aal text not null default 'aal1'
+);
+
+-- Refresh tokens rotate: each use revokes the token and issues its child. Presenting a
+-- revoked token again means it leaked, so the whole session is ended.
+create table if not exists auth.refresh_tokens (
+  id bigserial primary key,
+  token text not null unique,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  parent text,
+  revoked boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
 -- The JWT helpers PostgREST-backed policies call; same bodies as hosted Supabase.
 create or replace function auth.jwt() returns jsonb
 language sql stable

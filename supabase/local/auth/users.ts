@@ -1,0 +1,138 @@
+/**
+ * auth.users as the Auth API shows it: the stored row, and the JSON a client receives.
+ * Rows are read as jsonb so timestamps look the same on PGlite and PostgreSQL.
+ */
+import bcrypt from 'bcryptjs';
+import type { Database, Queryable } from '../db/database.ts';
+
+export type UserRow = {
+  id: string;
+  aud: string;
+  role: string;
+  email: string | null;
+  phone: string | null;
+  encrypted_password: string | null;
+  email_confirmed_at: string | null;
+  last_sign_in_at: string | null;
+  raw_app_meta_data: Record<string, unknown>;
+  raw_user_meta_data: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  banned_until: string | null;
+  deleted_at: string | null;
+  is_anonymous: boolean;
+};
+
+export async function findUser(db: Queryable, by: { id: string } | { email: string }): Promise<UserRow | null> {
+  const { rows } = await db.query<{ u: UserRow | string }>(
+    'id' in by
+      ? 'select to_jsonb(u) as u from auth.users u where u.id = $1::uuid and u.deleted_at is null'
+      : 'select to_jsonb(u) as u from auth.users u where lower(u.email) = lower($1) and u.deleted_at is null',
+    ['id' in by ? by.id : by.email],
+  );
+  const value = rows[0]?.u;
+  if (!value) return null;
+  return typeof value === 'string' ? (JSON.parse(value) as UserRow) : value;
+}
+
+export function userJson(user: UserRow) {
+  return {
+    id: user.id,
+    aud: user.aud,
+    role: user.role,
+    email: user.email ?? '',
+    email_confirmed_at: user.email_confirmed_at,
+    phone: user.phone ?? '',
+    confirmed_at: user.email_confirmed_at,
+    last_sign_in_at: user.last_sign_in_at,
+    app_metadata: user.raw_app_meta_data,
+    user_metadata: user.raw_user_meta_data,
+    identities: [],
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+    is_anonymous: user.is_anonymous,
+  };
+}
+
+/** Shallow merge as Auth does it: a key set to null is removed. */
+export function mergeMetadata(current: Record<string, unknown>, change: unknown): Record<string, unknown> {
+  if (typeof change !== 'object' || change === null || Array.isArray(change)) return current;
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(change)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+export type CreateUserInput = {
+  email?: unknown;
+  password?: unknown;
+  email_confirm?: unknown;
+  user_metadata?: unknown;
+  app_metadata?: unknown;
+};
+
+export type AuthFailure = { ok: false; status: number; code: string; message: string; extra?: Record<string, unknown> };
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function checkPassword(password: unknown): AuthFailure | null {
+  if (password === undefined) return null;
+  if (typeof password !== 'string' || password.length < 6) {
+    return {
+      ok: false,
+      status: 422,
+      code: 'weak_password',
+      message: 'Password should be at least 6 characters.',
+      extra: { weak_password: { reasons: ['length'] } },
+    };
+  }
+  if (password.length > 72) {
+    return { ok: false, status: 422, code: 'weak_password', message: 'Password cannot be longer than 72 characters' };
+  }
+  return null;
+}
+
+export async function createUser(
+  db: Database,
+  input: CreateUserInput,
+): Promise<{ ok: true; user: UserRow } | AuthFailure> {
+  const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
+  if (!emailPattern.test(email)) {
+    return { ok: false, status: 400, code: 'validation_failed', message: 'Unable to validate email address: invalid format' };
+  }
+  const weak = checkPassword(input.password);
+  if (weak) return weak;
+  if (await findUser(db, { email })) {
+    return {
+      ok: false,
+      status: 422,
+      code: 'email_exists',
+      message: 'A user with this email address has already been registered',
+    };
+  }
+  const hash = typeof input.password === 'string' ? await bcrypt.hash(input.password, 10) : null;
+  const appMetadata = mergeMetadata({ provider: 'email', providers: ['email'] }, input.app_metadata);
+  const userMetadata = mergeMetadata({}, input.user_metadata);
+  const id = await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: string }>(
+      `insert into auth.users (instance_id, aud, role, email, encrypted_password, email_confirmed_at,
+         raw_app_meta_data, raw_user_meta_data)
+       values ('00000000-0000-0000-0000-000000000000', 'authenticated', 'authenticated', $1, $2,
+         case when $3 then now() end, $4::jsonb, $5::jsonb)
+       returning id::text`,
+      [email, hash, input.email_confirm === true, JSON.stringify(appMetadata), JSON.stringify(userMetadata)],
+    );
+    const userId = rows[0]?.id as string;
+    await tx.query(
+      `insert into auth.identities (provider_id, user_id, identity_data, provider)
+       values ($1, $1::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text), 'email')`,
+      [userId, email],
+    );
+    return userId;
+  });
+  const user = await findUser(db, { id });
+  if (!user) throw new Error('created user vanished');
+  return { ok: true, user };
+}

@@ -1,0 +1,35 @@
+/**
+ * Settings of the embedded stack, from the environment where set. Without
+ * SUPABASE_JWT_SECRET it falls back to the well-known demo secret that `supabase start`
+ * uses, so a build made for local works without a .env; that fallback is for demos
+ * only and is announced loudly, because anyone can sign tokens with a published secret.
+ */
+import { signJwt } from './jwt.ts';
+
+export const demoJwtSecret = 'super-secret-jwt-token-with-at-least-32-characters-long';
+
+export type StackKeys = {
+  jwtSecret: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  /** True when the published demo secret is in use. */
+  usingDemoSecret: boolean;
+};
+
+/** The API keys `supabase start` prints, derived from the secret the same way. */
+export function apiKeysFor(jwtSecret: string): { anonKey: string; serviceRoleKey: string } {
+  const key = (role: string) => signJwt({ iss: 'supabase-demo', role, exp: 1983812996 }, jwtSecret);
+  return { anonKey: key('anon'), serviceRoleKey: key('service_role') };
+}
+
+export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): StackKeys {
+  const jwtSecret = env.SUPABASE_JWT_SECRET || demoJwtSecret;
+  if (jwtSecret.length < 32) throw new Error('SUPABASE_JWT_SECRET must be at least 32 characters long.');
+  const derived = apiKeysFor(jwtSecret);
+  return {
+    jwtSecret,
+    anonKey: env.SUPABASE_ANON_KEY || derived.anonKey,
+    serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY || derived.serviceRoleKey,
+    usingDemoSecret: jwtSecret === demoJwtSecret,
+  };
+}

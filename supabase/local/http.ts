@@ -1,0 +1,65 @@
+/** Small HTTP helpers shared by the stack's services: bodies with a size limit, JSON replies, CORS. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const corsHeaders: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers':
+    'authorization, x-client-info, apikey, content-type, x-retry-count, accept-profile, content-profile, ' +
+    'prefer, range, x-supabase-api-version, accept',
+  'Access-Control-Expose-Headers': 'Content-Range, X-Total-Count, Link, X-Supabase-Api-Version',
+  'Access-Control-Max-Age': '86400',
+};
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`The request body is larger than ${limit} bytes.`);
+  }
+}
+
+/** Reads the whole body, refusing (and draining no further) past `limit` bytes. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) throw new BodyTooLargeError(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) throw new BodyTooLargeError(limit);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export type Reply = {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer | null;
+};
+
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+export function send(res: ServerResponse, reply: Reply, headOnly = false): void {
+  res.writeHead(reply.status, { ...corsHeaders, ...reply.headers });
+  res.end(headOnly ? undefined : (reply.body ?? undefined));
+}
+
+/** The bearer token of a request, or the apikey header when there is none (as Kong does). */
+export function requestToken(req: IncomingMessage): string | null {
+  const auth = req.headers.authorization;
+  const match = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
+  if (match?.[1]) return match[1];
+  const apikey = req.headers.apikey;
+  return typeof apikey === 'string' && apikey ? apikey : null;
+}
+
+export function clientAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,43 @@
+/** Errors in PostgREST's shape: a status and a {code, message, details, hint} body. */
+import type { Reply } from '../http.ts';
+import { jsonReply } from '../http.ts';
+
+export class RestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: string | null = null,
+    readonly hint: string | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  toReply(): Reply {
+    return jsonReply(
+      this.status,
+      { code: this.code, details: this.details, hint: this.hint, message: this.message },
+      this.headers,
+    );
+  }
+}
+
+export const parseError = (what: string, detail: string) =>
+  new RestError(400, 'PGRST100', `"failed to parse ${what}"`, detail);
+
+/** PostgREST's mapping of a Postgres SQLSTATE to an HTTP status. */
+export function statusForSqlState(code: string, signedIn: boolean): number {
+  if (code === '42501') return signedIn ? 403 : 401;
+  if (code === '23503' || code === '23505') return 409;
+  if (code === '25006') return 405;
+  if (code === '42883' || code === '42P01') return 404;
+  if (code === 'P0001') return 400;
+  const family = code.slice(0, 2);
+  if (family === '08' || family === '53') return 503;
+  if (family === '54') return 413;
+  if (family === '28' || family === '0L' || family === '0P') return 403;
+  if (['09', '25', '2D', '38', '39', '3B', '40', '55', '57', '58', 'F0', 'HV', 'XX'].includes(family)) return 500;
+  if (family === 'P0') return 500;
+  return 400;
+}

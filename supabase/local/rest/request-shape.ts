@@ -1,0 +1,75 @@
+/**
+ * Reads a REST request's query string into what the SQL builders take: the select tree,
+ * top-level conditions, order and paging, and per-embed options (`owner.order=...`).
+ */
+import { RestError } from './errors.ts';
+import type { Condition } from './grammar.ts';
+import { parseCount, parseFilter, parseLogic, parseNameList, parseOrder, parseSelect } from './grammar.ts';
+import type { EmbedOptions, ReadShape } from './sql-builder.ts';
+
+const reserved = new Set(['select', 'order', 'limit', 'offset', 'columns', 'on_conflict']);
+const maxQueryParams = 200;
+
+function embedOptions(map: Map<string, EmbedOptions>, path: string): EmbedOptions {
+  let options = map.get(path);
+  if (!options) {
+    options = { conditions: [], order: [] };
+    map.set(path, options);
+  }
+  return options;
+}
+
+function logicKey(key: string): { op: 'and' | 'or'; negate: boolean } | null {
+  const match = /^(not\.)?(and|or)$/.exec(key);
+  return match ? { op: match[2] as 'and' | 'or', negate: !!match[1] } : null;
+}
+
+export type QueryShape = ReadShape & { columns?: string[]; onConflict?: string[] };
+
+export function readQueryShape(params: URLSearchParams, range: string | undefined): QueryShape {
+  const entries = [...params.entries()];
+  if (entries.length > maxQueryParams) throw new RestError(400, 'PGRST100', 'Too many query parameters');
+  const shape: QueryShape = { select: [{ kind: 'star' }], conditions: [], order: [], embeds: new Map() };
+  for (const [key, value] of entries) {
+    if (key === 'select') shape.select = parseSelect(value);
+    else if (key === 'order') shape.order = parseOrder(value);
+    else if (key === 'limit') shape.limit = parseCount(value, 'limit');
+    else if (key === 'offset') shape.offset = parseCount(value, 'offset');
+    else if (key === 'columns') shape.columns = parseNameList(value, 'columns');
+    else if (key === 'on_conflict') shape.onConflict = parseNameList(value, 'on_conflict');
+    else addCondition(shape, key, value);
+  }
+  if (range && shape.limit === undefined && shape.offset === undefined) {
+    const match = /^(\d{1,9})-(\d{0,9})$/.exec(range.trim());
+    if (match) {
+      shape.offset = Number(match[1]);
+      if (match[2]) shape.limit = Math.max(0, Number(match[2]) - shape.offset + 1);
+    }
+  }
+  return shape;
+}
+
+function addCondition(shape: QueryShape, key: string, value: string): void {
+  const logic = logicKey(key);
+  if (logic) {
+    shape.conditions.push(parseLogic(logic.op, logic.negate, value));
+    return;
+  }
+  const parts = key.split('.');
+  if (parts.length === 1) {
+    shape.conditions.push(parseFilter(key, value));
+    return;
+  }
+  // `owner.order=...`, `owner.limit=...`, `owner.name=eq.bob`, `owner.or=(...)`.
+  const field = parts[parts.length - 1] as string;
+  const options = embedOptions(shape.embeds, parts.slice(0, -1).join('.'));
+  const nestedLogic = logicKey(field);
+  let condition: Condition | null = null;
+  if (field === 'order') options.order = parseOrder(value);
+  else if (field === 'limit') options.limit = parseCount(value, key);
+  else if (field === 'offset') options.offset = parseCount(value, key);
+  else if (nestedLogic) condition = parseLogic(nestedLogic.op, nestedLogic.negate, value);
+  else if (reserved.has(field)) throw new RestError(400, 'PGRST100', `"${key}" is not supported`);
+  else condition = parseFilter(field, value);
+  if (condition) options.conditions.push(condition);
+}
