@@ -1,9 +1,115 @@
 /**
- * `npm start` / `npm run dev`: the app together with the embedded backend. The embedded
- * backend is not part of this version yet, so this says so instead of pretending.
+ * `npm start`: the embedded backend (http://localhost:54321) and the production build of
+ * the app (http://localhost:4173, built first when missing or older than its sources),
+ * so the service worker and offline mode are real. `npm run dev`: the same backend with
+ * Vite's dev server (http://localhost:5173). Ctrl-C stops both.
+ *
+ * Environment: SUPABASE_JWT_SECRET / SUPABASE_ANON_KEY / SUPABASE_SERVICE_ROLE_KEY
+ * (demo keys when unset), DATABASE_URL (a real PostgreSQL instead of PGlite),
+ * LOCAL_SUPABASE_DIR (PGlite data, default .local-supabase), SUPABASE_PORT, APP_PORT,
+ * HOST (default 127.0.0.1), SUPABASE_PUBLIC_URL (the backend URL browsers should use).
  */
-console.error(
-  'The embedded local backend is not available in this version yet.\n' +
-    'Run `npm run build` to build the app, and see README.md for connecting it to a hosted Supabase project.',
-);
-process.exit(1);
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { keysFromEnv } from '../supabase/local/config.ts';
+import { openDatabase } from '../supabase/local/db/open.ts';
+import { log } from '../supabase/local/logger.ts';
+import { startLocalStack } from '../supabase/local/server.ts';
+import { startAppServer } from './app-server.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dev = process.argv.includes('--dev');
+const host = process.env.HOST ?? '127.0.0.1';
+const browserHost = host === '0.0.0.0' || host === '127.0.0.1' ? 'localhost' : host;
+
+async function newestSource(dir: string): Promise<number> {
+  let newest = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? await newestSource(full) : (await stat(full)).mtimeMs);
+  }
+  return newest;
+}
+
+async function buildIfNeeded(): Promise<void> {
+  const built = await stat(path.join(root, 'dist', 'index.html')).then((s) => s.mtimeMs, () => 0);
+  const sources = Math.max(
+    await newestSource(path.join(root, 'src')),
+    await newestSource(path.join(root, 'sw')),
+    await newestSource(path.join(root, 'public')),
+    (await stat(path.join(root, 'index.html'))).mtimeMs,
+    (await stat(path.join(root, 'vite.config.ts'))).mtimeMs,
+  );
+  if (built >= sources) return;
+  log.info('Building the app (dist/ is missing or older than its sources)...');
+  const { build } = await import('vite');
+  await build({ root, logLevel: 'warn' });
+}
+
+async function main() {
+  const keys = keysFromEnv();
+  if (keys.usingDemoSecret) {
+    log.warn('!! Using the PUBLIC demo JWT secret: anyone can forge tokens for this backend.');
+    log.warn('!! Set SUPABASE_JWT_SECRET (32+ characters) before storing real data.');
+  }
+  const db = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: path.resolve(root, process.env.LOCAL_SUPABASE_DIR ?? '.local-supabase'),
+  });
+  const stack = await startLocalStack({ db, port: Number(process.env.SUPABASE_PORT ?? 54321), host, keys });
+  const supabaseUrl = process.env.SUPABASE_PUBLIC_URL ?? `http://${browserHost}:${stack.port}`;
+  const config = { supabaseUrl, supabaseAnonKey: keys.anonKey };
+
+  let appUrl: string;
+  let stopApp: () => Promise<void>;
+  if (dev) {
+    process.env.VITE_SUPABASE_URL = supabaseUrl;
+    process.env.VITE_SUPABASE_ANON_KEY = keys.anonKey;
+    const { createServer } = await import('vite');
+    const vite = await createServer({ root, server: { port: Number(process.env.APP_PORT ?? 5173), host, strictPort: true } });
+    await vite.listen();
+    appUrl = `http://${browserHost}:${vite.config.server.port}`;
+    stopApp = () => vite.close();
+  } else {
+    await buildIfNeeded();
+    const app = await startAppServer({ distDir: path.join(root, 'dist'), port: Number(process.env.APP_PORT ?? 4173), host, config });
+    appUrl = app.url.replace('localhost', browserHost);
+    stopApp = app.close;
+  }
+
+  const lines = [
+    '',
+    `  App:      ${appUrl}`,
+    `  Backend:  ${supabaseUrl}  (${process.env.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${process.env.LOCAL_SUPABASE_DIR ?? '.local-supabase'}`})`,
+    stack.appliedMigrations.length ? `  Applied ${stack.appliedMigrations.length} migration(s).` : '  Database schema is up to date.',
+    stack.seeded ? '  Loaded the demo data.' : '',
+    '',
+    '  Demo accounts (password demo1234):',
+    '    admin@example.com    admin, Demo Motors',
+    '    manager@example.com  user,  Demo Motors',
+    '    other@example.com    user,  Northside Auto Service',
+    '',
+    '  Press Ctrl-C to stop.',
+    '',
+  ];
+  process.stdout.write(`${lines.filter((line, i) => line || lines[i - 1]).join('\n')}\n`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nStopping...\n');
+    await stopApp();
+    await stack.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

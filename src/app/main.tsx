@@ -1,11 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { loadRuntimeConfig } from './runtime-config.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+
+void loadRuntimeConfig().then((config) => {
+  createRoot(root).render(
+    <StrictMode>
+      <App config={config} />
+    </StrictMode>,
+  );
+});

@@ -103,7 +103,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       if (method === 'OPTIONS') return finish({ status: 204, headers: corsHeaders });
       if (requestUrl.pathname === '/health') return finish(jsonReply(200, { status: 'ok' }));
       const service = services.find(([prefix]) => requestUrl.pathname === prefix || requestUrl.pathname.startsWith(`${prefix}/`));
-      if (!service) return finish(jsonReply(404, { message: 'no route matched' }));
+      if (!service) {
+        return finish(jsonReply(404, { code: 'PGRST125', details: null, hint: null, message: 'Invalid path specified in request URL' }));
+      }
       const body = await readBody(req, bodyLimit);
       finish(
         await service[1]({

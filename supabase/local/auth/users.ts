@@ -54,9 +54,13 @@ export function userJson(user: UserRow) {
   };
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Shallow merge as Auth does it: a key set to null is removed. */
 export function mergeMetadata(current: Record<string, unknown>, change: unknown): Record<string, unknown> {
-  if (typeof change !== 'object' || change === null || Array.isArray(change)) return current;
+  if (!isObject(change)) return current;
   const merged: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(change)) {
     if (value === null) delete merged[key];
@@ -114,7 +118,8 @@ export async function createUser(
   }
   const hash = typeof input.password === 'string' ? await bcrypt.hash(input.password, 10) : null;
   const appMetadata = mergeMetadata({ provider: 'email', providers: ['email'] }, input.app_metadata);
-  const userMetadata = mergeMetadata({}, input.user_metadata);
+  // Stored as given (null values kept); only updates treat null as "remove the key".
+  const userMetadata = isObject(input.user_metadata) ? input.user_metadata : {};
   const id = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(
       `insert into auth.users (instance_id, aud, role, email, encrypted_password, email_confirmed_at,
@@ -127,8 +132,8 @@ export async function createUser(
     const userId = rows[0]?.id as string;
     await tx.query(
       `insert into auth.identities (provider_id, user_id, identity_data, provider)
-       values ($1, $1::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text), 'email')`,
-      [userId, email],
+       values ($1::text, $2::uuid, jsonb_build_object('sub', $1::text, 'email', $3::text), 'email')`,
+      [userId, userId, email],
     );
     return userId;
   });

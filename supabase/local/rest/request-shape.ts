@@ -3,7 +3,7 @@
  * top-level conditions, order and paging, and per-embed options (`owner.order=...`).
  */
 import { RestError } from './errors.ts';
-import type { Condition } from './grammar.ts';
+import type { Condition, SelectItem } from './grammar.ts';
 import { parseCount, parseFilter, parseLogic, parseNameList, parseOrder, parseSelect } from './grammar.ts';
 import type { EmbedOptions, ReadShape } from './sql-builder.ts';
 
@@ -39,6 +39,7 @@ export function readQueryShape(params: URLSearchParams, range: string | undefine
     else if (key === 'on_conflict') shape.onConflict = parseNameList(value, 'on_conflict');
     else addCondition(shape, key, value);
   }
+  checkEmbedPaths(shape);
   if (range && shape.limit === undefined && shape.offset === undefined) {
     const match = /^(\d{1,9})-(\d{0,9})$/.exec(range.trim());
     if (match) {
@@ -47,6 +48,27 @@ export function readQueryShape(params: URLSearchParams, range: string | undefine
     }
   }
   return shape;
+}
+
+/** Every `path.field=` option must name a resource embedded by `select`, or it would be silently ignored. */
+function checkEmbedPaths(shape: QueryShape): void {
+  const paths = new Set<string>();
+  const walk = (items: SelectItem[], prefix: string[]) => {
+    for (const item of items) {
+      if (item.kind !== 'embed') continue;
+      for (const name of new Set([item.alias ?? item.relation, item.relation])) {
+        paths.add([...prefix, name].join('.'));
+      }
+      walk(item.select, [...prefix, item.alias ?? item.relation]);
+    }
+  };
+  walk(shape.select, []);
+  for (const path of shape.embeds.keys()) {
+    if (!paths.has(path)) {
+      throw new RestError(400, 'PGRST108', `'${path}' is not an embedded resource in this request`, null,
+        `Verify that '${path}' is included in the 'select' query parameter.`);
+    }
+  }
 }
 
 function addCondition(shape: QueryShape, key: string, value: string): void {

@@ -4,6 +4,7 @@ import { demo } from '../../support/demo.ts';
 
 export const rlsFixtures = {
   selfPromotedUserId: 'bbbbbbbb-0000-4000-8000-000000000009',
+  selfPromotedEmail: 'climber@example.com',
   advisorA: demo.advisorA,
   advisorB: 'dddddddd-0000-4000-8000-000000000001',
 } as const;
@@ -11,9 +12,9 @@ export const rlsFixtures = {
 export async function provisionRlsFixtures(db: Database): Promise<void> {
   await db.query(
     `insert into auth.users (id, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data)
-     values ($1, 'climber@example.com', '', now(), '{"provider":"email"}',
+     values ($1, $3, extensions.crypt($4, extensions.gen_salt('bf', 4)), now(), '{"provider":"email"}',
              jsonb_build_object('store_id', $2::text, 'is_admin', true))`,
-    [rlsFixtures.selfPromotedUserId, demo.storeA],
+    [rlsFixtures.selfPromotedUserId, demo.storeA, rlsFixtures.selfPromotedEmail, demo.password],
   );
   await db.query(
     `insert into public.front_end_team_advisors (id, store_id, advisor_name) values ($1, $2, 'Casey North')`,

@@ -2,15 +2,18 @@
  * The row-level security contract every store data table shares, written once and
  * declared by one file per table: members of a store read and write only that store's
  * rows, nobody deletes through the API, anonymous callers get nothing, and metadata a
- * user set on themselves (user_metadata) grants nothing. Runs on every test engine.
+ * user set on themselves (user_metadata) grants nothing. Runs as SQL on every test
+ * engine, and through supabase-js against the embedded stack.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../supabase/local/db/database.ts';
 import type { Actor, Outcome } from '../../support/as-role.ts';
-import { attempt } from '../../support/as-role.ts';
 import { demo } from '../../support/demo.ts';
-import type { TestDatabase } from '../../support/test-databases.ts';
+import { startTestStack } from '../../support/local-stack.ts';
 import { createTestDatabase, engines } from '../../support/test-databases.ts';
-import { insertRow, provisionRlsFixtures, rlsFixtures, upsertSql } from './fixtures.ts';
+import type { TableAccess } from './access.ts';
+import { httpAccess, sqlAccess } from './access.ts';
+import { insertRow, provisionRlsFixtures, rlsFixtures } from './fixtures.ts';
 
 export type RowContext = { storeId: string; advisorId: string; n: number };
 
@@ -45,31 +48,51 @@ function ids(outcome: Outcome): string[] {
   return outcome.rows.map((row) => String(row.id)).sort();
 }
 
+/** A database with the fixtures, the access to test through, and how to shut it down. */
+export type RlsBackend = { name: string; open(): Promise<{ db: Database; access: TableAccess; close(): Promise<void> }> };
+
+export const rlsBackends: RlsBackend[] = [
+  ...engines.map((engine) => ({
+    name: `${engine} as SQL`,
+    async open() {
+      const db = await createTestDatabase(engine);
+      return { db, access: sqlAccess(db), close: () => db.dispose() };
+    },
+  })),
+  {
+    name: 'the REST API (supabase-js)',
+    async open() {
+      const stack = await startTestStack();
+      return { db: stack.database, access: httpAccess(stack), close: () => stack.stop() };
+    },
+  },
+];
+
 export function describeStoreScopedTable(spec: StoreScopedTableSpec): void {
   const { table } = spec;
   const ctxA = (n: number): RowContext => ({ storeId: demo.storeA, advisorId: rlsFixtures.advisorA, n });
   const ctxB = (n: number): RowContext => ({ storeId: demo.storeB, advisorId: rlsFixtures.advisorB, n });
+  const [column, value] = spec.change;
 
-  for (const engine of engines) {
-    describe(`${table} row-level security on ${engine}`, () => {
-      let db: TestDatabase;
+  for (const backend of rlsBackends) {
+    describe(`${table} row-level security through ${backend.name}`, () => {
+      let access: TableAccess;
+      let close: () => Promise<void>;
       let rowA: string;
       let rowB: string;
 
-      const insertAs = (actor: Actor, row: Record<string, unknown>) =>
-        attempt(db, actor, upsertSql(table, Object.keys(row), spec.naturalKey), Object.values(row));
-      const selectBoth = (actor: Actor) =>
-        attempt(db, actor, `select id from public.${table} where id = any($1::uuid[])`, [[rowA, rowB]]);
-      const update = (actor: Actor, id: string) =>
-        attempt(db, actor, `update public.${table} set ${spec.change[0]} = $1 where id = $2`, [spec.change[1], id]);
+      const insertAs = (actor: Actor, row: Record<string, unknown>) => access.upsert(actor, table, row, spec.naturalKey);
+      const selectBoth = (actor: Actor) => access.selectIds(actor, table, [rowA, rowB]);
+      const update = (actor: Actor, id: string) => access.update(actor, table, id, { [column]: value });
 
       beforeAll(async () => {
-        db = await createTestDatabase(engine);
-        await provisionRlsFixtures(db);
-        rowA = await insertRow(db, table, spec.row(ctxA(1)), spec.naturalKey);
-        rowB = await insertRow(db, table, spec.row(ctxB(1)), spec.naturalKey);
+        const opened = await backend.open();
+        ({ access, close } = opened);
+        await provisionRlsFixtures(opened.db);
+        rowA = await insertRow(opened.db, table, spec.row(ctxA(1)), spec.naturalKey);
+        rowB = await insertRow(opened.db, table, spec.row(ctxB(1)), spec.naturalKey);
       });
-      afterAll(() => db?.dispose());
+      afterAll(() => close?.());
 
       describe('as a member of the store', () => {
         it("reads the store's rows and none of another store's", async () => {
@@ -86,12 +109,10 @@ export function describeStoreScopedTable(spec: StoreScopedTableSpec): void {
           expect(affected(await update(manager, rowB))).toBe(0);
         });
         it('cannot move a row to another store', async () => {
-          expectRefused(
-            await attempt(db, manager, `update public.${table} set store_id = $1 where id = $2`, [demo.storeB, rowA]),
-          );
+          expectRefused(await access.update(manager, table, rowA, { store_id: demo.storeB }));
         });
         it('cannot delete rows (removal goes through deleted_at so pulls see it)', async () => {
-          expectRefused(await attempt(db, manager, `delete from public.${table} where id = $1`, [rowA]));
+          expectRefused(await access.remove(manager, table, rowA));
         });
       });
 
