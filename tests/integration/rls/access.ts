@@ -13,6 +13,11 @@ import { rlsFixtures, upsertSql } from './fixtures.ts';
 
 export type TableAccess = {
   selectIds(actor: Actor, table: string, ids: string[]): Promise<Outcome>;
+  /** Every visible row's `column`, ordered by it. */
+  selectColumn(actor: Actor, table: string, column: string): Promise<Outcome>;
+  insert(actor: Actor, table: string, row: Record<string, unknown>): Promise<Outcome>;
+  /** A function of the public schema without arguments; its value as rows [{ value }]. */
+  rpc(actor: Actor, fn: string): Promise<Outcome>;
   upsert(actor: Actor, table: string, row: Record<string, unknown>, naturalKey: string[]): Promise<Outcome>;
   update(actor: Actor, table: string, id: string, change: Record<string, unknown>): Promise<Outcome>;
   remove(actor: Actor, table: string, id: string): Promise<Outcome>;
@@ -28,6 +33,14 @@ export function sqlAccess(db: Database): TableAccess {
       return attempt(db, actor, `update public.${table} set ${sets} where id = $1`, [id, ...Object.values(change)]);
     },
     remove: (actor, table, id) => attempt(db, actor, `delete from public.${table} where id = $1`, [id]),
+    selectColumn: (actor, table, column) =>
+      attempt(db, actor, `select ${column}::text as ${column} from public.${table} order by ${column}`),
+    insert: (actor, table, row) => {
+      const columns = Object.keys(row);
+      const values = columns.map((_, i) => `$${i + 1}`).join(', ');
+      return attempt(db, actor, `insert into public.${table} (${columns.join(', ')}) values (${values}) returning id`, Object.values(row));
+    },
+    rpc: (actor, fn) => attempt(db, actor, `select public.${fn}() as value`),
   };
 }
 
@@ -61,6 +74,13 @@ export function httpAccess(stack: TestStack): TableAccess {
       outcome(await (await clientFor(actor)).from(table).upsert(row, { onConflict: key.join(',') }).select('id')),
     update: async (actor, table, id, change) =>
       outcome(await (await clientFor(actor)).from(table).update(change).eq('id', id).select('id')),
-    remove: async (actor, table, id) => outcome(await (await clientFor(actor)).from(table).delete().eq('id', id)),
+    remove: async (actor, table, id) => outcome(await (await clientFor(actor)).from(table).delete().eq('id', id).select('id')),
+    selectColumn: async (actor, table, column) =>
+      outcome(await (await clientFor(actor)).from(table).select(column).order(column)),
+    insert: async (actor, table, row) => outcome(await (await clientFor(actor)).from(table).insert(row).select('id')),
+    rpc: async (actor, fn) => {
+      const result = await (await clientFor(actor)).rpc(fn);
+      return result.error ? outcome(result) : { rows: [{ value: result.data }], affected: 1 };
+    },
   };
 }

@@ -1,45 +1,49 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../supabase/local/db/database.ts';
 import type { Actor, Outcome } from '../../support/as-role.ts';
-import { attempt } from '../../support/as-role.ts';
 import { demo } from '../../support/demo.ts';
-import type { TestDatabase } from '../../support/test-databases.ts';
-import { createTestDatabase, engines } from '../../support/test-databases.ts';
+import type { TableAccess } from './access.ts';
 import { provisionRlsFixtures, rlsFixtures } from './fixtures.ts';
+import { rlsBackends } from './store-scoped-suite.ts';
 
 const admin: Actor = { role: 'authenticated', userId: demo.adminId };
 const manager: Actor = { role: 'authenticated', userId: demo.managerId };
 const otherStoreUser: Actor = { role: 'authenticated', userId: demo.otherId };
+const anonymous: Actor = { role: 'anon' };
 const selfPromoted: Actor = { role: 'authenticated', userId: rlsFixtures.selfPromotedUserId };
 
 function names(outcome: Outcome): string[] {
   if ('error' in outcome) throw new Error(`unexpected ${outcome.error}: ${outcome.message}`);
-  return outcome.rows.map((row) => String(row.name)).sort();
+  return outcome.rows.map((row) => String(row.name));
 }
 
-for (const engine of engines) {
-  describe(`stores row-level security on ${engine}`, () => {
-    let db: TestDatabase;
-    const listStores = (actor: Actor) => attempt(db, actor, 'select name from public.stores order by name');
-    const addStore = (actor: Actor) =>
-      attempt(db, actor, `insert into public.stores (name, subdomain) values ('Westside Motors', 'westside') returning id`);
-    const rename = (actor: Actor, id: string) =>
-      attempt(db, actor, `update public.stores set name = 'Renamed' where id = $1`, [id]);
-    const remove = (actor: Actor, id: string) => attempt(db, actor, 'delete from public.stores where id = $1', [id]);
+for (const backend of rlsBackends) {
+  describe(`stores row-level security through ${backend.name}`, () => {
+    let db: Database;
+    let access: TableAccess;
+    let close: () => Promise<void>;
+    let spareStore: string;
+    const listStores = (actor: Actor) => access.selectColumn(actor, 'stores', 'name');
+    const addStore = (actor: Actor) => access.insert(actor, 'stores', { name: 'Westside Motors', subdomain: 'westside' });
+    const rename = (actor: Actor, id: string) => access.update(actor, 'stores', id, { name: 'Renamed' });
+    const remove = (actor: Actor, id: string) => access.remove(actor, 'stores', id);
 
     beforeAll(async () => {
-      db = await createTestDatabase(engine);
+      ({ db, access, close } = await backend.open());
       await provisionRlsFixtures(db);
+      const { rows } = await db.query<{ id: string }>(`insert into public.stores (name) values ('Spare Store') returning id`);
+      spareStore = rows[0]?.id as string;
     });
-    afterAll(() => db?.dispose());
+    afterAll(() => close?.());
 
     describe('as an admin', () => {
       it('reads every store', async () => {
-        expect(names(await listStores(admin))).toEqual(['Demo Motors', 'Northside Auto Service']);
+        expect(names(await listStores(admin))).toEqual(['Demo Motors', 'Northside Auto Service', 'Spare Store']);
       });
       it('adds, renames and deletes stores', async () => {
         expect(await addStore(admin)).toMatchObject({ affected: 1 });
-        expect(await rename(admin, demo.storeB)).toMatchObject({ affected: 1 });
-        expect(await remove(admin, demo.storeB)).toMatchObject({ affected: 1 });
+        expect(await rename(admin, spareStore)).toMatchObject({ affected: 1 });
+        expect(await remove(admin, spareStore)).toMatchObject({ affected: 1 });
       });
     });
 
@@ -48,7 +52,7 @@ for (const engine of engines) {
         expect(names(await listStores(manager))).toEqual(['Demo Motors']);
       });
       it('cannot add, rename or delete stores', async () => {
-        expect(await addStore(manager)).toMatchObject({ error: '42501' });
+        expect(await access.insert(manager, 'stores', { name: 'Eastside' })).toMatchObject({ error: '42501' });
         expect(await rename(manager, demo.storeA)).toMatchObject({ affected: 0 });
         expect(await remove(manager, demo.storeA)).toMatchObject({ affected: 0 });
       });
@@ -62,38 +66,38 @@ for (const engine of engines) {
 
     describe('as an anonymous caller', () => {
       it('reads nothing and writes nothing', async () => {
-        expect(await listStores({ role: 'anon' })).toMatchObject({ error: '42501' });
-        expect(await addStore({ role: 'anon' })).toMatchObject({ error: '42501' });
+        expect(await listStores(anonymous)).toMatchObject({ error: '42501' });
+        expect(await access.insert(anonymous, 'stores', { name: 'Eastside' })).toMatchObject({ error: '42501' });
       });
     });
 
     describe('as a user who wrote is_admin and store_id into their own user_metadata', () => {
       it('gains nothing', async () => {
         expect(names(await listStores(selfPromoted))).toEqual([]);
-        expect(await addStore(selfPromoted)).toMatchObject({ error: '42501' });
+        expect(await access.insert(selfPromoted, 'stores', { name: 'Eastside' })).toMatchObject({ error: '42501' });
         expect(await remove(selfPromoted, demo.storeA)).toMatchObject({ affected: 0 });
       });
     });
 
     describe('the access helpers', () => {
       it('report store and admin flag from app_metadata only', async () => {
-        const helpers = 'select public.get_user_store_id()::text as store, public.is_user_admin() as admin';
-        expect(await attempt(db, admin, helpers)).toMatchObject({ rows: [{ store: demo.storeA, admin: true }] });
-        expect(await attempt(db, manager, helpers)).toMatchObject({ rows: [{ store: demo.storeA, admin: false }] });
-        expect(await attempt(db, selfPromoted, helpers)).toMatchObject({ rows: [{ store: null, admin: false }] });
-        expect(await attempt(db, { role: 'anon' }, helpers)).toMatchObject({ error: '42501' });
+        expect(await access.rpc(admin, 'get_user_store_id')).toMatchObject({ rows: [{ value: demo.storeA }] });
+        expect(await access.rpc(admin, 'is_user_admin')).toMatchObject({ rows: [{ value: true }] });
+        expect(await access.rpc(manager, 'is_user_admin')).toMatchObject({ rows: [{ value: false }] });
+        expect(await access.rpc(selfPromoted, 'get_user_store_id')).toMatchObject({ rows: [{ value: null }] });
+        expect(await access.rpc(selfPromoted, 'is_user_admin')).toMatchObject({ rows: [{ value: false }] });
+        expect(await access.rpc(anonymous, 'is_user_admin')).toMatchObject({ error: '42501' });
       });
       it('accept the admin flag written as the string "true"', async () => {
-        await db.query(
-          `update auth.users set raw_app_meta_data = raw_app_meta_data || '{"is_admin":"true"}' where id = $1`,
-          [demo.managerId],
-        );
-        const outcome = await attempt(db, manager, 'select public.is_user_admin() as admin');
-        await db.query(
-          `update auth.users set raw_app_meta_data = raw_app_meta_data || '{"is_admin":false}' where id = $1`,
-          [demo.managerId],
-        );
-        expect(outcome).toMatchObject({ rows: [{ admin: true }] });
+        const setFlag = (flag: unknown) =>
+          db.query(`update auth.users set raw_app_meta_data = raw_app_meta_data || jsonb_build_object('is_admin', $2::jsonb) where id = $1`, [
+            demo.managerId,
+            JSON.stringify(flag),
+          ]);
+        await setFlag('true');
+        const outcome = await access.rpc(manager, 'is_user_admin');
+        await setFlag(false);
+        expect(outcome).toMatchObject({ rows: [{ value: true }] });
       });
     });
   });

@@ -1,67 +1,67 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../support/as-role.ts';
-import { attempt } from '../../support/as-role.ts';
 import { demo } from '../../support/demo.ts';
-import type { TestDatabase } from '../../support/test-databases.ts';
-import { createTestDatabase, engines } from '../../support/test-databases.ts';
+import type { TableAccess } from './access.ts';
 import { provisionRlsFixtures, rlsFixtures } from './fixtures.ts';
+import { rlsBackends } from './store-scoped-suite.ts';
 
 const admin: Actor = { role: 'authenticated', userId: demo.adminId };
 const manager: Actor = { role: 'authenticated', userId: demo.managerId };
 const otherStoreUser: Actor = { role: 'authenticated', userId: demo.otherId };
+const anonymous: Actor = { role: 'anon' };
 const selfPromoted: Actor = { role: 'authenticated', userId: rlsFixtures.selfPromotedUserId };
 
-const upsert = `insert into public.user_dashboard_preferences (user_id, store_id, selected_kpis, kpi_order)
-                values ($1, $2, $3, $3)
-                on conflict (user_id, store_id) do update set selected_kpis = excluded.selected_kpis,
-                  kpi_order = excluded.kpi_order`;
+const table = 'user_dashboard_preferences';
+const key = ['user_id', 'store_id'];
+const prefs = (userId: string, storeId: string, kpis: string[]) => ({
+  user_id: userId,
+  store_id: storeId,
+  selected_kpis: kpis,
+  kpi_order: kpis,
+});
 
-for (const engine of engines) {
-  describe(`user_dashboard_preferences row-level security on ${engine}`, () => {
-    let db: TestDatabase;
-    const readAll = (actor: Actor) =>
-      attempt(db, actor, 'select user_id::text from public.user_dashboard_preferences order by user_id');
+for (const backend of rlsBackends) {
+  describe(`user_dashboard_preferences row-level security through ${backend.name}`, () => {
+    let access: TableAccess;
+    let close: () => Promise<void>;
+    const readAll = (actor: Actor) => access.selectColumn(actor, table, 'user_id');
 
     beforeAll(async () => {
-      db = await createTestDatabase(engine);
-      await provisionRlsFixtures(db);
+      const opened = await backend.open();
+      ({ access, close } = opened);
+      await provisionRlsFixtures(opened.db);
       for (const [userId, storeId] of [
         [demo.adminId, demo.storeA],
         [demo.managerId, demo.storeA],
         [demo.otherId, demo.storeB],
-      ]) {
-        await db.query(upsert, [userId, storeId, ['cpElr', 'totalElr']]);
+      ] as const) {
+        await opened.db.query(
+          `insert into public.user_dashboard_preferences (user_id, store_id, selected_kpis) values ($1, $2, $3)`,
+          [userId, storeId, ['cpElr', 'totalElr']],
+        );
       }
     });
-    afterAll(() => db?.dispose());
+    afterAll(() => close?.());
 
     describe('as the owner', () => {
       it("reads only the user's own preferences, not a colleague's in the same store", async () => {
         expect(await readAll(manager)).toMatchObject({ rows: [{ user_id: demo.managerId }] });
       });
       it('saves preferences for the own store', async () => {
-        expect(await attempt(db, manager, upsert, [demo.managerId, demo.storeA, ['hoursPerDay']])).toMatchObject({
-          affected: 1,
-        });
+        expect(await access.upsert(manager, table, prefs(demo.managerId, demo.storeA, ['hoursPerDay']), key)).toMatchObject({ affected: 1 });
       });
       it('cannot file preferences under another store', async () => {
-        expect(await attempt(db, manager, upsert, [demo.managerId, demo.storeB, ['hoursPerDay']])).toMatchObject({
-          error: '42501',
-        });
+        expect(await access.upsert(manager, table, prefs(demo.managerId, demo.storeB, ['hoursPerDay']), key)).toMatchObject({ error: '42501' });
       });
       it('cannot write unknown KPI ids', async () => {
-        expect(await attempt(db, manager, upsert, [demo.managerId, demo.storeA, ['bogusKpi']])).toMatchObject({
-          error: '23514',
-        });
+        expect(await access.upsert(manager, table, prefs(demo.managerId, demo.storeA, ['bogusKpi']), key)).toMatchObject({ error: '23514' });
       });
     });
 
     describe('as an admin', () => {
       it("cannot read or overwrite another user's preferences", async () => {
         expect(await readAll(admin)).toMatchObject({ rows: [{ user_id: demo.adminId }] });
-        expect(await attempt(db, admin, upsert, [demo.managerId, demo.storeA, ['cpElr']])).toMatchObject({
-          error: '42501',
-        });
+        expect(await access.upsert(admin, table, prefs(demo.managerId, demo.storeA, ['cpElr']), key)).toMatchObject({ error: '42501' });
       });
     });
 
@@ -73,17 +73,15 @@ for (const engine of engines) {
 
     describe('as an anonymous caller', () => {
       it('reads nothing and writes nothing', async () => {
-        expect(await readAll({ role: 'anon' })).toMatchObject({ error: '42501' });
-        expect(await attempt(db, { role: 'anon' }, upsert, [demo.managerId, demo.storeA, ['cpElr']])).toMatchObject({
-          error: '42501',
-        });
+        expect(await readAll(anonymous)).toMatchObject({ error: '42501' });
+        expect(await access.upsert(anonymous, table, prefs(demo.managerId, demo.storeA, ['cpElr']), key)).toMatchObject({ error: '42501' });
       });
     });
 
     describe('as a user who wrote store_id into their own user_metadata', () => {
       it('cannot save preferences for that store', async () => {
         expect(
-          await attempt(db, selfPromoted, upsert, [rlsFixtures.selfPromotedUserId, demo.storeA, ['cpElr']]),
+          await access.upsert(selfPromoted, table, prefs(rlsFixtures.selfPromotedUserId, demo.storeA, ['cpElr']), key),
         ).toMatchObject({ error: '42501' });
         expect(await readAll(selfPromoted)).toMatchObject({ rows: [] });
       });

@@ -90,4 +90,33 @@ describe('Realtime postgres_changes on the embedded stack', () => {
     expect(replies[0]).toMatchObject({ topic: 'phoenix', event: 'phx_reply', ref: '1', payload: { status: 'ok' } });
     expect(replies[1]).toMatchObject({ topic: 'realtime:x', event: 'phx_reply', ref: '2', payload: { status: 'error' } });
   });
+
+  it('switches a channel to the identity of an access_token update (vsn 2.0.0 framing)', async () => {
+    const socket = new WebSocket(`${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.keys.anonKey}&vsn=2.0.0`);
+    const frames: unknown[][] = [];
+    socket.on('message', (data) => frames.push(JSON.parse(data.toString()) as unknown[]));
+    await new Promise((resolve) => socket.once('open', resolve));
+    const topic = 'realtime:settings';
+    const binding = { event: '*', schema: 'public', table: 'store_settings' };
+    socket.send(JSON.stringify(['1', '1', topic, 'phx_join', { config: { postgres_changes: [binding] } }]));
+    await waitFor(() => frames.some((f) => f[3] === 'phx_reply'));
+    expect(frames[0]).toEqual(['1', '1', topic, 'phx_reply', { status: 'ok', response: { postgres_changes: [{ ...binding, id: 1000 }] } }]);
+
+    const changes = () => frames.filter((f) => f[3] === 'postgres_changes');
+    const service = stack.service();
+    await service.from('store_settings').update({ stalls: 25 }).eq('store_id', demo.storeA);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(changes()).toEqual([]); // anonymous: may not read store settings
+
+    const manager = await stack.signIn('manager@example.com');
+    const token = (await manager.auth.getSession()).data.session?.access_token;
+    socket.send(JSON.stringify(['1', '2', topic, 'access_token', { access_token: token }]));
+    await waitFor(() => frames.some((f) => f[1] === '2'));
+    await service.from('store_settings').update({ stalls: 26 }).eq('store_id', demo.storeA);
+    await waitFor(() => changes().length === 1);
+    socket.close();
+    const payload = changes()[0]?.[4] as { ids: number[]; data: { record: { stalls: number } } };
+    expect(payload.ids).toEqual([1000]);
+    expect(payload.data.record.stalls).toBe(26);
+  });
 });

@@ -161,4 +161,18 @@ describe('REST reads through supabase-js', () => {
     const result = await stack.anon().from('daily_inputs').select('id').limit(1);
     expect(result).toMatchObject({ status: 401, error: { code: '42501' } });
   });
+
+  it('answers a browser preflight from another origin with the headers supabase-js sends', async () => {
+    const response = await fetch(`${stack.url}/rest/v1/daily_inputs`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:4173', 'Access-Control-Request-Method': 'PATCH' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const allowed = response.headers.get('access-control-allow-headers') ?? '';
+    for (const name of ['authorization', 'apikey', 'content-type', 'x-client-info', 'prefer', 'accept-profile', 'content-profile', 'x-supabase-api-version']) {
+      expect(allowed).toContain(name);
+    }
+    expect(response.headers.get('access-control-expose-headers')).toContain('Content-Range');
+  });
 });
