@@ -89,6 +89,27 @@ for (const engine of engines) {
       expect(after.rows).toMatchObject([{ id: demo.advisorA, deleted_at: expect.any(String) }]);
     });
 
+    it('keeps rows from a minimum year on, for tables with a year or month_year', async () => {
+      const since = async (table: string, minYear: number | null) => {
+        const rows = await asActor(db, manager, async (tx) =>
+          (await tx.query<{ page: PullPage | string }>('select public.pull_changes($1, null, 1000, $2) as page', [table, minYear])).rows,
+        );
+        const page = rows[0]?.page;
+        return (typeof page === 'string' ? (JSON.parse(page) as PullPage) : (page as PullPage)).rows;
+      };
+      const thisYear = new Date().getUTCFullYear();
+      await db.query(`insert into public.yearly_financial_inputs (store_id, year, month, sales) values ($1, 2020, 1, 1)`, [demo.storeA]);
+      const recent = await since('yearly_financial_inputs', thisYear - 1);
+      expect(recent.length).toBeGreaterThan(0);
+      expect(recent.every((row) => Number(row.year) >= thisYear - 1)).toBe(true);
+      const all = await since('yearly_financial_inputs', null);
+      expect(all.some((row) => Number(row.year) === 2020)).toBe(true);
+      expect(all.length).toBe(recent.length + 1);
+      const gross = await since('monthly_labor_gross_inputs', thisYear + 1);
+      expect(gross).toEqual([]);
+      expect((await since('stores', thisYear + 5)).map((row) => row.name)).toEqual(['Demo Motors']);
+    });
+
     it('refuses unknown tables, silly limits and anonymous callers', async () => {
       expect(await attempt(db, manager, "select public.pull_changes('pg_authid')")).toMatchObject({ error: '22023' });
       expect(await attempt(db, manager, "select public.pull_changes('daily_inputs', null, 0)")).toMatchObject({

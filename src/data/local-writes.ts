@@ -1,0 +1,70 @@
+/**
+ * Local edits: each write puts the row into the device's mirror and records the change
+ * in the outbox in one Dexie transaction, so an edit is either saved and queued or not
+ * saved at all. Repeated edits of one row before a push coalesce into one outbox entry
+ * that keeps the newest values and the values they replaced.
+ */
+import type { AppDatabase, OutboxEntry } from './app-database.ts';
+import type { Row, SyncedTable } from './synced-tables.ts';
+import { keyOf, keyText, syncedTables } from './synced-tables.ts';
+import { sameValue } from './values.ts';
+
+export type WriteContext = { userId: string; now: number };
+
+/** A row to save: its natural key columns plus the fields to set. */
+export type RowWrite = { table: SyncedTable; row: Row };
+
+async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteContext): Promise<boolean> {
+  const key = keyOf(table, row);
+  const mirror = db.mirror(table);
+  const existing = await mirror.get(key);
+  const keyColumns = syncedTables[table].key as readonly string[];
+  const changed = Object.keys(row).filter(
+    (field) => !keyColumns.includes(field) && (!existing || !sameValue(existing[field], row[field])),
+  );
+  if (existing && changed.length === 0) return false;
+
+  const keyValues = Object.fromEntries(keyColumns.map((column) => [column, row[column]]));
+  await mirror.put({ ...(existing ?? {}), ...row });
+
+  const text = keyText(key);
+  const pending = await db.outbox.where('[table+key+userId]').equals([table, text, ctx.userId]).first();
+  const changes: Row = Object.fromEntries(changed.map((field) => [field, row[field]]));
+  if (pending?.seq !== undefined) {
+    const base = { ...pending.base };
+    for (const field of changed) if (!(field in pending.changes)) base[field] = existing?.[field] ?? null;
+    await db.outbox.update(pending.seq, {
+      changes: { ...pending.changes, ...changes },
+      base,
+      rev: pending.rev + 1,
+      updatedAt: ctx.now,
+    });
+  } else {
+    const entry: OutboxEntry = {
+      table,
+      key: text,
+      keyValues,
+      changes,
+      base: Object.fromEntries(changed.map((field) => [field, existing?.[field] ?? null])),
+      userId: ctx.userId,
+      rev: 1,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    await db.outbox.add(entry);
+  }
+  return true;
+}
+
+/**
+ * Saves rows locally and queues them for the server, all in one transaction (a
+ * screen's "Submit" is one unit). Returns how many rows actually changed.
+ */
+export async function saveRows(db: AppDatabase, writes: RowWrite[], ctx: WriteContext): Promise<number> {
+  const tables = [...new Set(writes.map((w) => w.table))].map((t) => db.mirror(t));
+  return db.transaction('rw', [...tables, db.outbox], async () => {
+    let count = 0;
+    for (const write of writes) if (await writeOne(db, write, ctx)) count += 1;
+    return count;
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * What the sync engine reads and writes on the device: pending outbox entries, the
+ * confirmation of a push, refused edits moved to the dead-letter list, pulled rows
+ * merged under pending edits (with the conflict log), cursors and status metadata.
+ * Each operation is one Dexie transaction; in-memory state elsewhere changes only after
+ * it commits.
+ */
+import type { AppDatabase, ConflictRecord, OutboxEntry, PullCursor } from './app-database.ts';
+import type { Row, SyncedTable } from './synced-tables.ts';
+import { isSyncedTable, keyOf, keyText } from './synced-tables.ts';
+import { sameValue } from './values.ts';
+
+/** The outbox entries of one user, oldest first. */
+export function pendingEntries(db: AppDatabase, userId: string): Promise<OutboxEntry[]> {
+  return db.outbox.where('[userId+seq]').between([userId, -Infinity], [userId, Infinity]).toArray();
+}
+
+export type SentEntry = { seq: number; rev: number; changes: Row };
+
+/**
+ * The server confirmed these entries. An entry still at the revision that was sent is
+ * done; one edited meanwhile stays queued, with the sent values as its new base (the
+ * server holds them now). Then the server's rows are merged in.
+ */
+export async function confirmPushed(db: AppDatabase, table: SyncedTable, sent: SentEntry[], serverRows: Row[], now: number) {
+  await db.transaction('rw', [db.outbox, db.conflicts, db.mirror(table)], async () => {
+    for (const item of sent) {
+      const current = await db.outbox.get(item.seq);
+      if (!current) continue;
+      if (current.rev === item.rev) await db.outbox.delete(item.seq);
+      else await db.outbox.update(item.seq, { base: { ...current.base, ...item.changes } });
+    }
+    await mergeServerRows(db, table, serverRows, now);
+  });
+}
+
+/** The server refused these entries for good: keep them, visibly, with the reason. */
+export async function moveToDeadLetter(db: AppDatabase, sent: SentEntry[], error: { code: string; message: string }, now: number) {
+  await db.transaction('rw', [db.outbox, db.deadLetters], async () => {
+    for (const item of sent) {
+      const current = await db.outbox.get(item.seq);
+      // Edited since it was sent: the newer values get their own chance.
+      if (!current || current.rev !== item.rev) continue;
+      await db.outbox.delete(item.seq);
+      await db.deadLetters.add({
+        table: current.table,
+        key: current.key,
+        keyValues: current.keyValues,
+        changes: current.changes,
+        userId: current.userId,
+        code: error.code,
+        message: error.message,
+        createdAt: current.createdAt,
+        failedAt: now,
+      });
+    }
+  });
+}
+
+/**
+ * Merges server rows into the mirror: the server's values, except fields with a pending
+ * local edit, which stay as edited (local view = server rows + pending edits). When the
+ * server's value of such a field moved away from the value the edit replaced, another
+ * device changed it meanwhile: that goes into the conflict log, and this device's value
+ * will still win when it arrives at the server.
+ */
+async function mergeServerRows(db: AppDatabase, table: SyncedTable, rows: Row[], now: number): Promise<number> {
+  const mirror = db.mirror(table);
+  let applied = 0;
+  for (const row of rows) {
+    let key: unknown[];
+    try {
+      key = keyOf(table, row);
+    } catch {
+      continue; // A row without its key cannot be placed; the pull skips it rather than corrupt the mirror.
+    }
+    const pending = await db.outbox.where('[table+key+userId]').between([table, keyText(key), ''], [table, keyText(key), '\uffff']).toArray();
+    if (row.deleted_at) {
+      // Removed on the server: a pending edit of it cannot land anywhere visible, so say so.
+      for (const entry of pending) {
+        await db.conflicts.add({ table, key: entry.key, field: '*', old: null, theirs: 'deleted', ours: entry.changes, at: now });
+      }
+      await mirror.delete(key);
+      applied += 1;
+      continue;
+    }
+    const merged: Row = { ...row };
+    for (const entry of pending) {
+      const base = { ...entry.base };
+      for (const [field, ours] of Object.entries(entry.changes)) {
+        const theirs = row[field];
+        if (!sameValue(theirs, entry.base[field]) && !sameValue(theirs, ours)) {
+          const conflict: ConflictRecord = { table, key: entry.key, field, old: entry.base[field] ?? null, theirs: theirs ?? null, ours, at: now };
+          await db.conflicts.add(conflict);
+        }
+        base[field] = theirs ?? null;
+        merged[field] = ours;
+      }
+      if (entry.seq !== undefined) await db.outbox.update(entry.seq, { base });
+    }
+    await mirror.put(merged);
+    applied += 1;
+  }
+  return applied;
+}
+
+export async function applyPulledRows(db: AppDatabase, table: SyncedTable, rows: Row[], now: number): Promise<number> {
+  return db.transaction('rw', [db.outbox, db.conflicts, db.mirror(table)], () => mergeServerRows(db, table, rows, now));
+}
+
+/** Pulled rows and the cursor that follows them, in one transaction: a crash re-pulls, never skips. */
+export async function applyPullPage(db: AppDatabase, table: SyncedTable, rows: Row[], cursor: PullCursor, now: number) {
+  return db.transaction('rw', [db.outbox, db.conflicts, db.cursors, db.mirror(table)], async () => {
+    const applied = await mergeServerRows(db, table, rows, now);
+    await db.cursors.put(cursor);
+    return applied;
+  });
+}
+
+export function readCursor(db: AppDatabase, table: SyncedTable): Promise<PullCursor | undefined> {
+  return db.cursors.get(table);
+}
+
+export async function readMeta<T>(db: AppDatabase, key: string): Promise<T | undefined> {
+  return (await db.meta.get(key))?.value as T | undefined;
+}
+
+export async function writeMeta(db: AppDatabase, key: string, value: unknown): Promise<void> {
+  await db.meta.put({ key, value });
+}
+
+export async function syncCounts(db: AppDatabase) {
+  const [pending, deadLetters, conflicts] = await Promise.all([db.outbox.count(), db.deadLetters.count(), db.conflicts.count()]);
+  return { pending, deadLetters, conflicts };
+}
+
+/** Everything not yet on the server, as a file a person can keep (before a sign-out that discards it). */
+export async function exportUnsynced(db: AppDatabase) {
+  const [outbox, deadLetters] = await Promise.all([db.outbox.toArray(), db.deadLetters.toArray()]);
+  return { exportedAt: new Date().toISOString(), pending: outbox, refused: deadLetters };
+}
+
+export { isSyncedTable };

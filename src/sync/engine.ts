@@ -1,0 +1,232 @@
+/**
+ * The sync engine: owns the loop that pulls server changes and pushes the outbox,
+ * while this tab holds the sync-leader lock. Triggers only ask for a cycle; cycles never
+ * overlap and never block the screens (which read the device's database). Transient
+ * failures back off exponentially with jitter; an expired token is refreshed once and
+ * the cycle retried; a revoked session stops syncing and keeps every queued edit until
+ * the same user signs in again. Clock, timers, randomness and locks are injected so
+ * tests can drive exact timelines.
+ */
+import type { AppDatabase } from '../data/app-database.ts';
+import { pendingEntries } from '../data/sync-store.ts';
+import type { SyncedTable } from '../data/synced-tables.ts';
+import { syncedTableNames } from '../data/synced-tables.ts';
+import type { BackoffPolicy } from './backoff.ts';
+import { backoffDelay, defaultBackoff } from './backoff.ts';
+import { SyncInterrupted } from './errors.ts';
+import type { LockProvider } from './leader.ts';
+import { initialPullDone, pullTable } from './pull.ts';
+import { pushOutbox } from './push.ts';
+import type { SessionState, SyncTransport } from './transport.ts';
+
+export type SyncTrigger = 'start' | 'local-write' | 'online' | 'visible' | 'tick' | 'realtime' | 'background-sync' | 'manual' | 'retry';
+
+export type Clock = { now(): number };
+export type Timers = { setTimeout(run: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
+
+/** What the engine reports after every change of state. */
+export type SyncReport = {
+  state: 'idle' | 'syncing' | 'backing-off' | 'signed-out' | 'stopped';
+  leader: boolean;
+  lastSyncedAt: number | null;
+  lastError: string | null;
+  nextAttemptAt: number | null;
+  /** Tables pulled so far on a device's first sync; null once it has finished. */
+  initialSync: { done: number; total: number } | null;
+};
+
+export type CycleResult =
+  | { ok: true; pushed: number; refused: number; pulled: number }
+  | { ok: false; reason: 'transient' | 'signed-out'; message: string };
+
+export type SyncEngineOptions = {
+  db: AppDatabase;
+  transport: SyncTransport;
+  clock: Clock;
+  timers: Timers;
+  random: () => number;
+  locks: LockProvider;
+  lockName?: string;
+  tables?: readonly SyncedTable[];
+  backoff?: BackoffPolicy;
+  batchSize?: number;
+  pageSize?: number;
+  /** Wait after a local write before pushing, so a burst of typing is one request. */
+  debounceMs?: number;
+  /** Pull interval while idle. */
+  intervalMs?: number;
+  onReport?: (report: SyncReport) => void;
+};
+
+/** Triggers that pull every table; a local write only pulls the tables it is about to push. */
+const fullPullTriggers = new Set<SyncTrigger>(['start', 'online', 'visible', 'tick', 'realtime', 'manual', 'background-sync']);
+/** Triggers that skip a pending backoff: the network is back, or a person asked. */
+const urgentTriggers = new Set<SyncTrigger>(['online', 'manual', 'background-sync']);
+
+export class SyncEngine {
+  private readonly options: Required<Omit<SyncEngineOptions, 'onReport'>> & Pick<SyncEngineOptions, 'onReport'>;
+  private report: SyncReport = { state: 'stopped', leader: false, lastSyncedAt: null, lastError: null, nextAttemptAt: null, initialSync: null };
+  private release: (() => void) | null = null;
+  private stopped = true;
+  private timer: { handle: unknown; due: number; trigger: SyncTrigger } | null = null;
+  private cycle: Promise<CycleResult> | null = null;
+  private queued: SyncTrigger | null = null;
+  private failures = 0;
+
+  constructor(options: SyncEngineOptions) {
+    this.options = {
+      lockName: 'sync-leader',
+      tables: syncedTableNames,
+      backoff: defaultBackoff,
+      batchSize: 400,
+      pageSize: 1000,
+      debounceMs: 400,
+      intervalMs: 60_000,
+      ...options,
+    };
+  }
+
+  get isLeader(): boolean {
+    return this.release !== null;
+  }
+
+  get status(): SyncReport {
+    return this.report;
+  }
+
+  /** Resolves when no cycle is running (tests and the service worker wait on it). */
+  async whenIdle(): Promise<void> {
+    while (this.cycle) await this.cycle;
+  }
+
+  /** Waits for the leader lock; once held, syncs until stop(). */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    void this.options.locks.request(
+      this.options.lockName,
+      () =>
+        new Promise<void>((release) => {
+          if (this.stopped) return release();
+          this.release = release;
+          this.update({ leader: true, state: 'idle' });
+          this.trigger('start');
+        }),
+    );
+  }
+
+  /** Stops syncing and hands leadership to the next tab, after any cycle under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearTimer();
+    await this.cycle;
+    this.release?.();
+    this.release = null;
+    this.update({ leader: false, state: 'stopped', nextAttemptAt: null });
+  }
+
+  /** Asks for a cycle. Only the leader acts; other tabs' writes reach it through the outbox. */
+  trigger(reason: SyncTrigger): void {
+    if (!this.release || this.stopped) return;
+    if (this.report.state === 'backing-off' && !urgentTriggers.has(reason) && reason !== 'retry') return;
+    if (urgentTriggers.has(reason)) this.clearTimer();
+    this.schedule(reason === 'local-write' ? this.options.debounceMs : 0, reason);
+  }
+
+  /** Runs one cycle now (or joins the one under way). For "Sync now", background sync and tests. */
+  async runOnce(reason: SyncTrigger = 'manual'): Promise<CycleResult> {
+    if (this.cycle) {
+      this.queued = this.merge(this.queued, reason);
+      return this.cycle;
+    }
+    this.cycle = this.runCycle(reason).finally(() => {
+      this.cycle = null;
+      const next = this.queued;
+      this.queued = null;
+      if (next && this.release && !this.stopped) this.schedule(0, next);
+    });
+    return this.cycle;
+  }
+
+  private merge(current: SyncTrigger | null, next: SyncTrigger): SyncTrigger {
+    return current && fullPullTriggers.has(current) ? current : next;
+  }
+
+  private schedule(ms: number, trigger: SyncTrigger): void {
+    const due = this.options.clock.now() + ms;
+    if (this.timer && this.timer.due <= due) {
+      this.timer.trigger = this.merge(this.timer.trigger, trigger);
+      return;
+    }
+    this.clearTimer();
+    const handle = this.options.timers.setTimeout(() => {
+      const fired = this.timer?.trigger ?? trigger;
+      this.timer = null;
+      void this.runOnce(fired);
+    }, ms);
+    this.timer = { handle, due, trigger };
+  }
+
+  private clearTimer(): void {
+    if (this.timer) this.options.timers.clearTimeout(this.timer.handle);
+    this.timer = null;
+  }
+
+  private update(change: Partial<SyncReport>): void {
+    this.report = { ...this.report, ...change };
+    this.options.onReport?.(this.report);
+  }
+
+  private async runCycle(reason: SyncTrigger): Promise<CycleResult> {
+    this.update({ state: 'syncing' });
+    try {
+      let session = await this.options.transport.session();
+      let result: CycleResult | null = null;
+      for (let attempt = 0; attempt < 2 && !result; attempt += 1) {
+        if (session.status === 'unreachable') throw new SyncInterrupted({ kind: 'transient', status: 0, code: '', message: session.message });
+        if (session.status === 'signed-out') return this.signedOut();
+        try {
+          result = await this.syncAs(session, reason);
+        } catch (error) {
+          if (!(error instanceof SyncInterrupted) || error.failure.kind !== 'auth' || attempt === 1) throw error;
+          session = await this.options.transport.refreshSession();
+        }
+      }
+      this.failures = 0;
+      this.update({ state: 'idle', lastSyncedAt: this.options.clock.now(), lastError: null, nextAttemptAt: null });
+      if (this.release && !this.stopped) this.schedule(this.options.intervalMs, 'tick');
+      return result as CycleResult;
+    } catch (error) {
+      this.failures += 1;
+      const message = error instanceof Error ? error.message : String(error);
+      const delay = backoffDelay(this.failures, this.options.backoff, this.options.random);
+      this.update({ state: 'backing-off', lastError: message, nextAttemptAt: this.options.clock.now() + delay });
+      if (this.release && !this.stopped) this.schedule(delay, 'retry');
+      return { ok: false, reason: 'transient', message };
+    }
+  }
+
+  private signedOut(): CycleResult {
+    this.update({ state: 'signed-out', lastError: 'Sign in again to send the edits waiting on this device.' });
+    return { ok: false, reason: 'signed-out', message: 'signed out' };
+  }
+
+  private async syncAs(session: Extract<SessionState, { status: 'signed-in' }>, reason: SyncTrigger): Promise<CycleResult> {
+    const { db, transport, tables, batchSize, pageSize } = this.options;
+    const now = () => this.options.clock.now();
+    const firstSync = !(await initialPullDone(db, tables));
+    let toPull: readonly SyncedTable[] = tables;
+    if (!firstSync && !fullPullTriggers.has(reason)) {
+      const pendingTables = new Set((await pendingEntries(db, session.userId)).map((entry) => entry.table));
+      toPull = tables.filter((table) => pendingTables.has(table));
+    }
+    let pulled = 0;
+    for (const [index, table] of toPull.entries()) {
+      if (firstSync) this.update({ initialSync: { done: index, total: toPull.length } });
+      pulled += await pullTable({ db, transport, now, pageSize }, table);
+    }
+    if (firstSync) this.update({ initialSync: null });
+    const { pushed, refused } = await pushOutbox({ db, transport, now, batchSize }, session.userId);
+    return { ok: true, pushed, refused, pulled };
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * What the sync engine needs from the server, as an interface so tests can run the
+ * engine against the real local stack through a network they can cut, and so the
+ * service worker can run the same push with its own client.
+ */
+import type { Row, SyncedTable } from '../data/synced-tables.ts';
+import type { RequestFailure } from './errors.ts';
+
+export type PushOutcome = { ok: true; rows: Row[] } | ({ ok: false } & RequestFailure);
+
+export type PullPage = { rows: Row[]; cursor: unknown; hasMore: boolean };
+export type PullOutcome = { ok: true; page: PullPage } | ({ ok: false } & RequestFailure);
+
+/**
+ * signed-in: a usable session for `userId`. unreachable: a session exists but could not
+ * be refreshed for lack of network (keep everything, try later). signed-out: no session,
+ * or the server revoked it; queued edits wait for the same user to sign in again.
+ */
+export type SessionState =
+  | { status: 'signed-in'; userId: string }
+  | { status: 'unreachable'; message: string }
+  | { status: 'signed-out' };
+
+export type SyncTransport = {
+  session(): Promise<SessionState>;
+  /** Forces a token refresh after the server said the access token is no longer good. */
+  refreshSession(): Promise<SessionState>;
+  /**
+   * Writes rows field by field (push_changes): each row's natural key and changed fields
+   * update the existing row, or create it; answers the rows as stored.
+   */
+  push(table: SyncedTable, rows: Row[]): Promise<PushOutcome>;
+  pull(table: SyncedTable, cursor: unknown, limit: number, minYear: number | null): Promise<PullOutcome>;
+};

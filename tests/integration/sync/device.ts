@@ -1,0 +1,119 @@
+/**
+ * A test device: its own IndexedDB (fake-indexeddb, one factory per browser), the real
+ * supabase-js client with the session stored in that database, the network between it
+ * and the local stack, and the sync engine over them.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import WebSocket from 'ws';
+import { AppDatabase } from '../../../src/data/app-database.ts';
+import { createAuthStorage } from '../../../src/data/auth-storage.ts';
+import type { RowWrite } from '../../../src/data/local-writes.ts';
+import { saveRows } from '../../../src/data/local-writes.ts';
+import type { SyncEngineOptions } from '../../../src/sync/engine.ts';
+import { SyncEngine } from '../../../src/sync/engine.ts';
+import type { LockProvider } from '../../../src/sync/leader.ts';
+import { InProcessLocks } from '../../../src/sync/leader.ts';
+import { sessionKeeper } from '../../../src/sync/session-keeper.ts';
+import { supabaseTransport } from '../../../src/sync/supabase-transport.ts';
+import type { SyncTransport } from '../../../src/sync/transport.ts';
+import { demo } from '../../support/demo.ts';
+import type { TestStack } from '../../support/local-stack.ts';
+import { TestNetwork } from './network.ts';
+
+export type Device = {
+  db: AppDatabase;
+  client: SupabaseClient;
+  network: TestNetwork;
+  transport: SyncTransport;
+  userId: string;
+  save(writes: RowWrite[]): Promise<number>;
+  engine(options?: Partial<SyncEngineOptions>): SyncEngine;
+  close(): void;
+};
+
+export type DeviceOptions = {
+  /** The browser's IndexedDB; tabs of one browser share it. */
+  indexedDB?: IDBFactory;
+  dbName?: string;
+  schemaUpTo?: number;
+  locks?: LockProvider;
+  signIn?: boolean;
+};
+
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+export async function createDevice(stack: TestStack, email: string, options: DeviceOptions = {}): Promise<Device> {
+  const indexedDB = options.indexedDB ?? new IDBFactory();
+  const db = new AppDatabase(options.dbName ?? 'service-dashboard', { indexedDB, IDBKeyRange, upTo: options.schemaUpTo });
+  const network = new TestNetwork();
+  const storage = createAuthStorage(db);
+  const storageKey = 'service-dashboard-auth';
+  const client = createClient(stack.url, stack.keys.anonKey, {
+    auth: { storage, storageKey, persistSession: true, autoRefreshToken: false, detectSessionInUrl: false },
+    global: { fetch: network.fetch },
+    realtime: { transport: WebSocket as never },
+  });
+  let userId = '';
+  if (options.signIn !== false) {
+    const { data, error } = await client.auth.signInWithPassword({ email, password: demo.password });
+    if (error || !data.user) throw new Error(`sign-in as ${email} failed: ${error?.message}`);
+    userId = data.user.id;
+  }
+  const sessions = sessionKeeper({
+    supabaseUrl: stack.url,
+    anonKey: stack.keys.anonKey,
+    storage,
+    storageKey,
+    now: () => Date.now(),
+    fetch: network.fetch,
+    timeoutMs: 5_000,
+  });
+  const transport = supabaseTransport(client, sessions, { timeoutMs: 5_000 });
+  const locks = options.locks ?? new InProcessLocks();
+  return {
+    db,
+    client,
+    network,
+    transport,
+    userId,
+    save: (writes) => saveRows(db, writes, { userId, now: Date.now() }),
+    engine: (overrides = {}) =>
+      new SyncEngine({
+        db,
+        transport,
+        clock: { now: () => Date.now() },
+        timers: { setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+        random: seededRandom(7),
+        locks,
+        ...overrides,
+      }),
+    close: () => db.close(),
+  };
+}
+
+/** A daily_inputs write for Demo Motors on the n-th day from 2031-01-01. */
+export function dailyWrite(n: number, value: number, row: 'CP' | 'W' | 'I' = 'CP'): RowWrite {
+  const date = new Date(Date.UTC(2031, 0, 1 + n));
+  const jsDay = date.getUTCDay();
+  return {
+    table: 'daily_inputs',
+    row: {
+      store_id: demo.storeA,
+      entry_date: date.toISOString().slice(0, 10),
+      row_identifier: row,
+      metric_type: 'hours',
+      year: date.getUTCFullYear(),
+      month: date.getUTCMonth() + 1,
+      day_of_week_iso: jsDay === 0 ? 7 : jsDay,
+      value,
+    },
+  };
+}
