@@ -9,43 +9,17 @@
  * LOCAL_SUPABASE_DIR (PGlite data, default .local-supabase), SUPABASE_PORT, APP_PORT,
  * HOST (default 127.0.0.1), SUPABASE_PUBLIC_URL (the backend URL browsers should use).
  */
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { keysFromEnv } from '../supabase/local/config.ts';
 import { openDatabase } from '../supabase/local/db/open.ts';
 import { log } from '../supabase/local/logger.ts';
 import { startLocalStack } from '../supabase/local/server.ts';
 import { startAppServer } from './app-server.ts';
+import { buildIfNeeded, projectRoot as root } from './build-if-needed.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const host = process.env.HOST ?? '127.0.0.1';
 const browserHost = host === '0.0.0.0' || host === '127.0.0.1' ? 'localhost' : host;
-
-async function newestSource(dir: string): Promise<number> {
-  let newest = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? await newestSource(full) : (await stat(full)).mtimeMs);
-  }
-  return newest;
-}
-
-async function buildIfNeeded(): Promise<void> {
-  const built = await stat(path.join(root, 'dist', 'index.html')).then((s) => s.mtimeMs, () => 0);
-  const sources = Math.max(
-    await newestSource(path.join(root, 'src')),
-    await newestSource(path.join(root, 'sw')),
-    await newestSource(path.join(root, 'public')),
-    (await stat(path.join(root, 'index.html'))).mtimeMs,
-    (await stat(path.join(root, 'vite.config.ts'))).mtimeMs,
-  );
-  if (built >= sources) return;
-  log.info('Building the app (dist/ is missing or older than its sources)...');
-  const { build } = await import('vite');
-  await build({ root, logLevel: 'warn' });
-}
 
 async function main() {
   const keys = keysFromEnv();
@@ -72,7 +46,7 @@ async function main() {
     appUrl = `http://${browserHost}:${vite.config.server.port}`;
     stopApp = () => vite.close();
   } else {
-    await buildIfNeeded();
+    await buildIfNeeded(() => log.info('Building the app (dist/ is missing or older than its sources)...'));
     const app = await startAppServer({ distDir: path.join(root, 'dist'), port: Number(process.env.APP_PORT ?? 4173), host, config });
     appUrl = app.url.replace('localhost', browserHost);
     stopApp = app.close;

@@ -1,23 +1,57 @@
 /// <reference lib="webworker" />
 /**
  * The service worker: precaches the app shell built by Vite so the app loads with no
- * network, answers every navigation with the shell so deep links work offline, and keeps
- * the last /app-config.json (which backend to use) for offline starts.
+ * network, answers every navigation with the shell so deep links work offline, keeps
+ * the last /app-config.json (which backend to use) for offline starts, and pushes queued
+ * edits on the browser's Background Sync event, even with every tab closed.
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
+import { resolveRuntimeConfig } from '../src/app/runtime-config.ts';
+import { backgroundSyncTag } from '../src/data/device.ts';
+import { backgroundPush } from '../src/sync/background-push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
+type SyncEvent = ExtendableEvent & { tag: string };
+
+const configUrl = '/app-config.json';
 
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html')));
 registerRoute(
-  ({ url }) => url.origin === self.location.origin && url.pathname === '/app-config.json',
+  ({ url }) => url.origin === self.location.origin && url.pathname === configUrl,
   new NetworkFirst({ cacheName: 'app-config', networkTimeoutSeconds: 3 }),
 );
 
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+function workerConfig() {
+  return resolveRuntimeConfig({
+    fetchConfig: async () => {
+      const response = await fetch(configUrl).catch(() => caches.match(configUrl));
+      if (!response?.ok) throw new Error('no backend configuration');
+      return response.json() as Promise<unknown>;
+    },
+    buildTime: {
+      url: import.meta.env.VITE_SUPABASE_URL as string | undefined,
+      anonKey: import.meta.env.VITE_SUPABASE_ANON_KEY as string | undefined,
+    },
+  });
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag !== backgroundSyncTag) return;
+  sync.waitUntil(
+    (async () => {
+      const outcome = await backgroundPush(await workerConfig(), self.navigator.locks);
+      if (outcome === 'page-leads') {
+        for (const client of await self.clients.matchAll({ type: 'window' })) client.postMessage({ type: 'background-sync' });
+      }
+    })(),
+  );
 });

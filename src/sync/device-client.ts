@@ -1,0 +1,39 @@
+/**
+ * The device's Supabase client: its session stored in the device database (so the app
+ * starts signed in offline and the service worker can push), auth-js's own refresh kept
+ * for interactive use, and the session keeper the sync engine refreshes with.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import type { AppDatabase } from '../data/app-database.ts';
+import { createAuthStorage } from '../data/auth-storage.ts';
+import { authStorageKey } from '../data/device.ts';
+import type { SessionKeeper } from './session-keeper.ts';
+import { sessionKeeper } from './session-keeper.ts';
+
+export type BackendConfig = { supabaseUrl: string; supabaseAnonKey: string };
+
+export function createDeviceClient(
+  config: BackendConfig,
+  db: AppDatabase,
+  options: { autoRefreshToken?: boolean } = {},
+): { client: SupabaseClient; sessions: SessionKeeper } {
+  const storage = createAuthStorage(db);
+  const client = createClient(config.supabaseUrl, config.supabaseAnonKey, {
+    auth: {
+      storage,
+      storageKey: authStorageKey,
+      persistSession: true,
+      autoRefreshToken: options.autoRefreshToken ?? true,
+      detectSessionInUrl: false,
+    },
+  });
+  const sessions = sessionKeeper({
+    supabaseUrl: config.supabaseUrl,
+    anonKey: config.supabaseAnonKey,
+    storage,
+    storageKey: authStorageKey,
+    now: () => Date.now(),
+  });
+  return { client, sessions };
+}

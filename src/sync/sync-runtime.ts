@@ -1,0 +1,119 @@
+/**
+ * Runs sync in a browser tab: the engine (leading when this tab holds the lock), every
+ * trigger (local writes seen in the outbox from any tab, online, tab visible, realtime
+ * changes, the service worker's background sync, "Sync now"), the status store, and a
+ * Background Sync registration when a push waits for the network. Returns what the
+ * screens need; no React here.
+ */
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import type { AppDatabase } from '../data/app-database.ts';
+import { backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
+import { observeMeta, observeSyncCounts } from '../data/observe.ts';
+import { writeMeta } from '../data/sync-store.ts';
+import { syncedTableNames } from '../data/synced-tables.ts';
+import type { CycleResult, SyncReport } from './engine.ts';
+import { SyncEngine } from './engine.ts';
+import { InProcessLocks, webLocks } from './leader.ts';
+import type { SessionKeeper } from './session-keeper.ts';
+import type { SyncStatusStore } from './status-store.ts';
+import { createSyncStatusStore } from './status-store.ts';
+import { supabaseTransport } from './supabase-transport.ts';
+
+export type SyncRuntime = {
+  status: SyncStatusStore;
+  syncNow(): Promise<CycleResult>;
+  stop(): Promise<void>;
+};
+
+const reportKey = 'sync-report';
+
+async function registerBackgroundSync(): Promise<void> {
+  const container = (globalThis.navigator as Navigator | undefined)?.serviceWorker;
+  if (!container) return;
+  // Only after the worker is active: before that Chromium answers "no active Service Worker".
+  const registration = (await container.ready) as ServiceWorkerRegistration & {
+    sync?: { register(tag: string): Promise<void> };
+  };
+  await registration.sync?.register(backgroundSyncTag).catch(() => undefined);
+}
+
+export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseClient; sessions: SessionKeeper }): SyncRuntime {
+  const { db, client, sessions } = options;
+  const status = createSyncStatusStore(globalThis.navigator?.onLine ?? true);
+  let pokes: RealtimeChannel | null = null;
+  let lastPending = 0;
+
+  function followLeadership(leader: boolean) {
+    if (leader && !pokes) {
+      pokes = client.channel('sync-pokes');
+      for (const table of syncedTableNames) {
+        pokes.on('postgres_changes', { event: '*', schema: 'public', table }, () => engine.trigger('realtime'));
+      }
+      pokes.subscribe();
+    } else if (!leader && pokes) {
+      void client.removeChannel(pokes);
+      pokes = null;
+    }
+  }
+
+  const engine = new SyncEngine({
+    db,
+    transport: supabaseTransport(client, sessions),
+    clock: { now: () => Date.now() },
+    timers: { setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
+    random: Math.random,
+    locks: webLocks() ?? new InProcessLocks(),
+    lockName: syncLeaderLock,
+    onReport: (report: SyncReport) => {
+      status.setState({ leader: report.leader, inFlight: report.state === 'syncing' });
+      followLeadership(report.leader);
+      if (report.leader) void writeMeta(db, reportKey, report);
+      if (report.state === 'backing-off' && status.getState().pending > 0) void registerBackgroundSync();
+    },
+  });
+
+  const unsubscribers = [
+    observeSyncCounts(db, (counts) => {
+      status.setState(counts);
+      if (counts.pending > lastPending) engine.trigger('local-write');
+      lastPending = counts.pending;
+    }),
+    observeMeta<SyncReport>(db, reportKey, (report) => {
+      if (report) {
+        const { leader: _ignored, ...shared } = report;
+        status.setState(shared);
+      }
+    }),
+  ];
+
+  const onOnline = () => {
+    status.setState({ online: true });
+    engine.trigger('online');
+  };
+  const onOffline = () => status.setState({ online: false });
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') engine.trigger('visible');
+  };
+  const onWorkerMessage = (event: MessageEvent) => {
+    if ((event.data as { type?: string } | null)?.type === 'background-sync') engine.trigger('background-sync');
+  };
+  globalThis.addEventListener?.('online', onOnline);
+  globalThis.addEventListener?.('offline', onOffline);
+  globalThis.document?.addEventListener('visibilitychange', onVisible);
+  globalThis.navigator?.serviceWorker?.addEventListener('message', onWorkerMessage);
+  engine.start();
+
+  return {
+    status,
+    syncNow: () => engine.runOnce('manual'),
+    async stop() {
+      globalThis.removeEventListener?.('online', onOnline);
+      globalThis.removeEventListener?.('offline', onOffline);
+      globalThis.document?.removeEventListener('visibilitychange', onVisible);
+      globalThis.navigator?.serviceWorker?.removeEventListener('message', onWorkerMessage);
+      unsubscribers.forEach((unsubscribe) => unsubscribe());
+      followLeadership(false);
+      await engine.stop();
+    },
+  };
+}

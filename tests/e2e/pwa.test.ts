@@ -1,0 +1,50 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { E2E } from './support/harness.ts';
+import { startE2E } from './support/harness.ts';
+
+describe('the installed app without a network', () => {
+  let e2e: E2E;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    context = await e2e.newContext();
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(e2e.appUrl);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    // The first load installs the worker; from the next one it serves the app.
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  });
+  afterAll(() => e2e?.close());
+
+  it('is installable: Chromium reports no installability errors', async () => {
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };
+    expect(installabilityErrors).toEqual([]);
+    const manifest = (await page.evaluate(async () => (await fetch('/manifest.webmanifest')).json())) as {
+      display: string;
+      icons: Array<{ sizes: string; purpose?: string }>;
+    };
+    expect(manifest.display).toBe('standalone');
+    expect(manifest.icons.map((icon) => `${icon.sizes}${icon.purpose ? ` ${icon.purpose}` : ''}`)).toEqual(['192x192', '512x512', '512x512 maskable']);
+  });
+
+  it('reloads, and opens a deep link, with the network cut, using the backend it was given', async () => {
+    await context.setOffline(true);
+    const reloaded = await page.reload();
+    expect(reloaded?.fromServiceWorker()).toBe(true);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Service Department Dashboard');
+    expect(await page.locator('code').textContent()).toBe(e2e.stack.url);
+
+    const deepLink = await page.goto(`${e2e.appUrl}/daily?month=2026-11`);
+    expect(deepLink?.fromServiceWorker()).toBe(true);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Service Department Dashboard');
+    await page.screenshot({ path: await e2e.screenshotPath('offline-deep-link') });
+    await context.setOffline(false);
+  });
+});
