@@ -1,0 +1,34 @@
+/** Daily hours and sales per labour category: reads for a date range, writes per cell. */
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { IsoDate } from '../../domain/calendar.ts';
+import { dailyCalendarColumns } from '../../domain/calendar.ts';
+import type { Device } from '../device-context.tsx';
+import { useDevice, writeContext } from '../device-context.tsx';
+import { saveRows } from '../local-writes.ts';
+import type { Row } from '../synced-tables.ts';
+
+export type LabourRow = 'CP' | 'W' | 'I';
+export type Metric = 'hours' | 'sales';
+export type DailyValue = { date: IsoDate; row: LabourRow; metric: Metric; value: number | null };
+
+export function dailyInputsBetween(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate): Promise<Row[]> {
+  return device.db.mirror('daily_inputs').where('[store_id+entry_date]').between([storeId, from], [storeId, to], true, true).toArray();
+}
+
+/** Every stored value of the store between two dates (inclusive); undefined while loading. */
+export function useDailyInputs(storeId: string | null, from: IsoDate, to: IsoDate): Row[] | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => (storeId ? dailyInputsBetween(device, storeId, from, to) : []), [device, storeId, from, to]);
+}
+
+/** Saves cells (one transaction); returns how many changed. Calendar columns are derived from the date. */
+export function saveDailyValues(device: Device, storeId: string, values: DailyValue[]): Promise<number> {
+  return saveRows(
+    device.db,
+    values.map(({ date, row, metric, value }) => ({
+      table: 'daily_inputs' as const,
+      row: { store_id: storeId, entry_date: date, row_identifier: row, metric_type: metric, value, ...dailyCalendarColumns(date) },
+    })),
+    writeContext(device),
+  );
+}

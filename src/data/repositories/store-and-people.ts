@@ -1,0 +1,63 @@
+/** Store settings, a user's dashboard preferences, and the store's service advisors. */
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { Device } from '../device-context.tsx';
+import { useDevice, writeContext } from '../device-context.tsx';
+import { saveRows } from '../local-writes.ts';
+import type { Row } from '../synced-tables.ts';
+
+export function useStoreSettings(storeId: string | null): Row | null | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => (storeId ? ((await device.db.mirror('store_settings').get([storeId])) ?? null) : null), [device, storeId]);
+}
+
+export function saveStoreSettings(device: Device, storeId: string, settings: Row) {
+  return saveRows(device.db, [{ table: 'store_settings', row: { ...settings, store_id: storeId } }], writeContext(device));
+}
+
+export type DashboardPreferences = { selected_kpis: string[]; kpi_order: string[] | null };
+
+export function useDashboardPreferences(userId: string, storeId: string | null): DashboardPreferences | null | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => {
+    if (!storeId) return null;
+    const row = await device.db.mirror('user_dashboard_preferences').get([userId, storeId]);
+    return row ? { selected_kpis: row.selected_kpis as string[], kpi_order: (row.kpi_order as string[] | null) ?? null } : null;
+  }, [device, userId, storeId]);
+}
+
+export function saveDashboardPreferences(device: Device, storeId: string, preferences: DashboardPreferences) {
+  return saveRows(
+    device.db,
+    [{ table: 'user_dashboard_preferences', row: { user_id: device.userId, store_id: storeId, ...preferences } }],
+    writeContext(device),
+  );
+}
+
+/** Active advisors, oldest first (the order they were added). */
+export function useActiveAdvisors(storeId: string | null): Row[] | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => {
+    if (!storeId) return [];
+    const rows = await device.db.mirror('front_end_team_advisors').where('store_id').equals(storeId).toArray();
+    return rows.filter((row) => row.is_active !== false).sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
+  }, [device, storeId]);
+}
+
+/** Adds an advisor; the name must not be blank. Returns the new advisor's id. */
+export async function addAdvisor(device: Device, storeId: string, name: string): Promise<string> {
+  const trimmed = name.trim();
+  if (!trimmed) throw new Error('Enter a name for the advisor.');
+  const id = crypto.randomUUID();
+  const createdAt = new Date((device.now ?? Date.now)()).toISOString();
+  await saveRows(
+    device.db,
+    [{ table: 'front_end_team_advisors', row: { id, store_id: storeId, advisor_name: trimmed, is_active: true, created_at: createdAt } }],
+    writeContext(device),
+  );
+  return id;
+}
+
+/** Removes an advisor from the team (their history stays: is_active = false). */
+export function retireAdvisor(device: Device, id: string) {
+  return saveRows(device.db, [{ table: 'front_end_team_advisors', row: { id, is_active: false } }], writeContext(device));
+}

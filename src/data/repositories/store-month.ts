@@ -1,0 +1,96 @@
+/**
+ * Per-store, per-month records: weeks (days complete, work days), KPI targets, the
+ * monthly gross inputs and the yearly financial months.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { addDays, format } from 'date-fns';
+import type { IsoDate } from '../../domain/calendar.ts';
+import { parseDate } from '../../domain/calendar.ts';
+import type { Device } from '../device-context.tsx';
+import { useDevice, writeContext } from '../device-context.tsx';
+import { saveRows } from '../local-writes.ts';
+import type { Row } from '../synced-tables.ts';
+
+export function useWeeks(storeId: string | null, weekStarts: IsoDate[]): Row[] | undefined {
+  const device = useDevice();
+  const key = weekStarts.join(',');
+  return useLiveQuery(
+    async () => (storeId ? (await device.db.mirror('weekly_store_performance').bulkGet(weekStarts.map((start) => [storeId, start]))).filter((row): row is Row => !!row) : []),
+    [device, storeId, key],
+  );
+}
+
+export type WeekInput = { weekStart: IsoDate; daysComplete: number | null; workDays: number | null };
+
+export async function saveWeeks(device: Device, storeId: string, weeks: WeekInput[]): Promise<number> {
+  const rows = await device.db.mirror('weekly_store_performance').bulkGet(weeks.map((week) => [storeId, week.weekStart]));
+  return saveRows(
+    device.db,
+    weeks.map((week, i) => {
+      const start = parseDate(week.weekStart);
+      return {
+        table: 'weekly_store_performance' as const,
+        row: {
+          ...(rows[i] ? {} : { id: crypto.randomUUID() }),
+          store_id: storeId,
+          week_start_date: week.weekStart,
+          week_end_date: format(addDays(start, 6), 'yyyy-MM-dd'),
+          year: start.getFullYear(),
+          days_complete: week.daysComplete,
+          work_days: week.workDays,
+        },
+      };
+    }),
+    writeContext(device),
+  );
+}
+
+/** Targets of one month as metric key -> value (null when set empty). */
+export function useMonthlyTargets(storeId: string | null, year: number, month: number): Record<string, number | null> | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => {
+    if (!storeId) return {};
+    const rows = await device.db.mirror('monthly_targets').where('[store_id+year+month]').equals([storeId, year, month]).toArray();
+    return Object.fromEntries(rows.map((row) => [String(row.metric_key), row.target_value === null ? null : Number(row.target_value)]));
+  }, [device, storeId, year, month]);
+}
+
+export function saveMonthlyTargets(device: Device, storeId: string, year: number, month: number, targets: Record<string, number | null>) {
+  return saveRows(
+    device.db,
+    Object.entries(targets).map(([metric_key, target_value]) => ({
+      table: 'monthly_targets' as const,
+      row: { store_id: storeId, year, month, metric_key, target_value },
+    })),
+    writeContext(device),
+  );
+}
+
+export type LaborType = 'customerPay' | 'warranty' | 'internal' | 'sublet' | 'unappliedTime';
+export type LaborGross = { gross_value: number | null; direct_sales_value: number | null; return_on_sales: number | null };
+
+export function useLaborGross(storeId: string | null, monthYear: IsoDate): Row[] | undefined {
+  const device = useDevice();
+  return useLiveQuery(
+    async () => (storeId ? device.db.mirror('monthly_labor_gross_inputs').where('[store_id+month_year]').equals([storeId, monthYear]).toArray() : []),
+    [device, storeId, monthYear],
+  );
+}
+
+export function saveLaborGross(device: Device, storeId: string, monthYear: IsoDate, laborType: LaborType, values: Partial<LaborGross>) {
+  return saveRows(device.db, [{ table: 'monthly_labor_gross_inputs', row: { store_id: storeId, month_year: monthYear, labor_type: laborType, ...values } }], writeContext(device));
+}
+
+export type YearlyFields = Partial<Record<'sales' | 'gp_net' | 'ros' | 'personnel_exp' | 'semi_fixed_exp' | 'fixed_exp', number | null>>;
+
+export function useYearlyInputs(storeId: string | null, year: number): Row[] | undefined {
+  const device = useDevice();
+  return useLiveQuery(
+    async () => (storeId ? device.db.mirror('yearly_financial_inputs').where('[store_id+year]').equals([storeId, year]).sortBy('month') : []),
+    [device, storeId, year],
+  );
+}
+
+export function saveYearlyMonth(device: Device, storeId: string, year: number, month: number, fields: YearlyFields) {
+  return saveRows(device.db, [{ table: 'yearly_financial_inputs', row: { store_id: storeId, year, month, ...fields } }], writeContext(device));
+}

@@ -1,0 +1,69 @@
+/**
+ * `npm run bench`: figures side by side in one run, never a pass/fail test.
+ *  1. Pushing queued edits in batches vs one request per row, against the embedded stack.
+ *  2. Reading a month of daily inputs from the device database vs from the REST API.
+ * Everything runs on this machine over loopback; absolute numbers depend on the machine,
+ * the ratios are the point.
+ */
+import { dailyInputsBetween } from '../../src/data/repositories/daily-inputs.ts';
+import { startTestStack } from '../support/local-stack.ts';
+import { demo } from '../support/demo.ts';
+import { createDevice, dailyWrite } from '../integration/sync/device.ts';
+
+process.env.LOCAL_SUPABASE_LOG ??= 'warn';
+
+type Line = { case: string; requests: number; ms: number };
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { ms: performance.now() - started, value };
+}
+
+async function main() {
+  const stack = await startTestStack();
+  const lines: Line[] = [];
+  try {
+    const edits = 300;
+    for (const [label, batchSize, offset] of [
+      ['push 300 edits, batches of 400', 400, 0],
+      ['push 300 edits, one request per row', 1, 1000],
+    ] as const) {
+      const device = await createDevice(stack, 'manager@example.com');
+      const engine = device.engine({ batchSize });
+      await engine.runOnce('start');
+      await device.save(Array.from({ length: edits }, (_, n) => dailyWrite(offset + n, n + 0.5)));
+      const before = device.network.requests;
+      const { ms } = await timed(() => engine.runOnce('local-write'));
+      lines.push({ case: label, requests: device.network.requests - before, ms });
+      device.close();
+    }
+
+    const device = await createDevice(stack, 'manager@example.com');
+    await device.engine().runOnce('start');
+    const today = new Date();
+    const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+    const last = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0)).toISOString().slice(0, 10);
+    const rounds = 20;
+    const local = await timed(async () => {
+      for (let i = 0; i < rounds; i += 1) await dailyInputsBetween(device, demo.storeA, first, last);
+    });
+    lines.push({ case: `read last month's daily inputs x${rounds}, device database`, requests: 0, ms: local.ms });
+    const remote = await timed(async () => {
+      for (let i = 0; i < rounds; i += 1) {
+        await device.client.from('daily_inputs').select('*').eq('store_id', demo.storeA).gte('entry_date', first).lte('entry_date', last);
+      }
+    });
+    lines.push({ case: `read last month's daily inputs x${rounds}, REST over loopback`, requests: rounds, ms: remote.ms });
+    device.close();
+  } finally {
+    await stack.stop();
+  }
+  const width = Math.max(...lines.map((l) => l.case.length));
+  process.stdout.write(`\n${'case'.padEnd(width)}  requests        ms\n`);
+  for (const line of lines) {
+    process.stdout.write(`${line.case.padEnd(width)}  ${String(line.requests).padStart(8)}  ${line.ms.toFixed(0).padStart(8)}\n`);
+  }
+}
+
+void main();

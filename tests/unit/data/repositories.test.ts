@@ -1,0 +1,61 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppDatabase } from '../../../src/data/app-database.ts';
+import type { Device } from '../../../src/data/device-context.tsx';
+import { clearLocalData, UnsyncedEditsError, unsyncedCount } from '../../../src/data/local-data.ts';
+import { dailyInputsBetween, saveDailyValues } from '../../../src/data/repositories/daily-inputs.ts';
+import { addAdvisor, retireAdvisor } from '../../../src/data/repositories/store-and-people.ts';
+import { saveMonthlyTargets, saveWeeks } from '../../../src/data/repositories/store-month.ts';
+import { pendingEntries } from '../../../src/data/sync-store.ts';
+
+describe('repository write commands', () => {
+  let device: Device;
+  beforeEach(() => {
+    device = { db: new AppDatabase('repos', { indexedDB: new IDBFactory(), IDBKeyRange }), userId: 'u1', now: () => 1_000 };
+  });
+  afterEach(() => device.db.close());
+
+  it('saves daily cells with their calendar columns, one outbox entry per cell', async () => {
+    expect(
+      await saveDailyValues(device, 's1', [
+        { date: '2026-11-03', row: 'CP', metric: 'hours', value: 41.5 },
+        { date: '2026-11-03', row: 'W', metric: 'sales', value: 2210 },
+      ]),
+    ).toBe(2);
+    expect(await dailyInputsBetween(device, 's1', '2026-11-01', '2026-11-30')).toMatchObject([
+      { entry_date: '2026-11-03', row_identifier: 'CP', value: 41.5, year: 2026, month: 11, day_of_week_iso: 2, week_of_month_display: 1, year_week_actual: '2026-45' },
+      { entry_date: '2026-11-03', row_identifier: 'W', metric_type: 'sales', value: 2210 },
+    ]);
+    expect(await pendingEntries(device.db, 'u1')).toHaveLength(2);
+  });
+
+  it('gives a new week a client-made id and its end date, and keeps the id on later edits', async () => {
+    await saveWeeks(device, 's1', [{ weekStart: '2026-11-01', daysComplete: 3, workDays: 6 }]);
+    const first = await device.db.mirror('weekly_store_performance').get(['s1', '2026-11-01']);
+    expect(first).toMatchObject({ week_end_date: '2026-11-07', year: 2026, days_complete: 3, work_days: 6, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    await saveWeeks(device, 's1', [{ weekStart: '2026-11-01', daysComplete: 4, workDays: 6 }]);
+    expect((await device.db.mirror('weekly_store_performance').get(['s1', '2026-11-01']))?.id).toBe(first?.id);
+  });
+
+  it('saves empty targets as null', async () => {
+    await saveMonthlyTargets(device, 's1', 2026, 11, { hoursPerDay: 110, cpElr: null });
+    expect(await device.db.mirror('monthly_targets').get(['s1', 2026, 11, 'cpElr'])).toMatchObject({ target_value: null });
+  });
+
+  it('adds advisors with a trimmed name, refuses a blank one, and retires without deleting', async () => {
+    await expect(addAdvisor(device, 's1', '   ')).rejects.toThrow('Enter a name for the advisor.');
+    const id = await addAdvisor(device, 's1', '  Riley Chen ');
+    await retireAdvisor(device, id);
+    expect(await device.db.mirror('front_end_team_advisors').get([id])).toMatchObject({ advisor_name: 'Riley Chen', is_active: false });
+  });
+
+  it('refuses to clear the device while edits are unsynced, unless told to discard them', async () => {
+    await saveMonthlyTargets(device, 's1', 2026, 11, { hoursPerDay: 110 });
+    expect(await unsyncedCount(device.db)).toBe(1);
+    await expect(clearLocalData(device.db, { discardUnsynced: false })).rejects.toBeInstanceOf(UnsyncedEditsError);
+    expect(await unsyncedCount(device.db)).toBe(1);
+    await clearLocalData(device.db, { discardUnsynced: true });
+    expect(await unsyncedCount(device.db)).toBe(0);
+    expect(await device.db.mirror('monthly_targets').count()).toBe(0);
+  });
+});
