@@ -21,6 +21,14 @@ export function App({ config, sync, updateReady }: AppProps) {
           {status.deadLetters > 0 ? ` · ${status.deadLetters} refused` : ''}
           {status.conflicts > 0 ? ` · ${status.conflicts} conflict(s)` : ''}
         </p>
+        {status.initialSync ? (
+          <p>
+            <label>
+              Fetching this store's data ({status.initialSync.done} of {status.initialSync.total})
+              <progress value={status.initialSync.done} max={status.initialSync.total} />
+            </label>
+          </p>
+        ) : null}
         {status.lastError ? <p role="status">{status.lastError}</p> : null}
         <button type="button" onClick={() => void sync.syncNow()}>
           Sync now

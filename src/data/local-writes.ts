@@ -7,6 +7,7 @@
 import type { AppDatabase, OutboxEntry } from './app-database.ts';
 import type { Row, SyncedTable } from './synced-tables.ts';
 import { keyOf, keyText, syncedTables } from './synced-tables.ts';
+import { isQuotaError } from './storage-health.ts';
 import { sameValue } from './values.ts';
 
 export type WriteContext = { userId: string; now: number };
@@ -62,9 +63,21 @@ async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteCon
  */
 export async function saveRows(db: AppDatabase, writes: RowWrite[], ctx: WriteContext): Promise<number> {
   const tables = [...new Set(writes.map((w) => w.table))].map((t) => db.mirror(t));
-  return db.transaction('rw', [...tables, db.outbox], async () => {
-    let count = 0;
-    for (const write of writes) if (await writeOne(db, write, ctx)) count += 1;
-    return count;
-  });
+  try {
+    return await db.transaction('rw', [...tables, db.outbox], async () => {
+      let count = 0;
+      for (const write of writes) if (await writeOne(db, write, ctx)) count += 1;
+      return count;
+    });
+  } catch (error) {
+    if (isQuotaError(error)) throw new StorageFullError();
+    throw error;
+  }
+}
+
+/** The device has no room left: the edit was not saved, and the person must be told. */
+export class StorageFullError extends Error {
+  constructor() {
+    super('This device is out of storage space, so the change was not saved. Free up space, then try again.');
+  }
 }

@@ -8,6 +8,7 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import type { AppDatabase } from '../data/app-database.ts';
 import { backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
+import { clearLocalData, unsyncedCount } from '../data/local-data.ts';
 import { observeMeta, observeSyncCounts } from '../data/observe.ts';
 import { writeMeta } from '../data/sync-store.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
@@ -19,9 +20,17 @@ import type { SyncStatusStore } from './status-store.ts';
 import { createSyncStatusStore } from './status-store.ts';
 import { supabaseTransport } from './supabase-transport.ts';
 
+export type SignOutOutcome = { signedOut: true } | { signedOut: false; unsynced: number };
+
 export type SyncRuntime = {
   status: SyncStatusStore;
   syncNow(): Promise<CycleResult>;
+  /**
+   * Signs out and clears the device. With edits not yet on the server it does neither
+   * and answers how many there are, unless the person chose to discard them; the screen
+   * offers "Sync now", "Export" (exportUnsynced) and "Discard".
+   */
+  signOut(options: { discardUnsynced: boolean }): Promise<SignOutOutcome>;
   stop(): Promise<void>;
 };
 
@@ -103,17 +112,27 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
   globalThis.navigator?.serviceWorker?.addEventListener('message', onWorkerMessage);
   engine.start();
 
+  async function stop() {
+    globalThis.removeEventListener?.('online', onOnline);
+    globalThis.removeEventListener?.('offline', onOffline);
+    globalThis.document?.removeEventListener('visibilitychange', onVisible);
+    globalThis.navigator?.serviceWorker?.removeEventListener('message', onWorkerMessage);
+    unsubscribers.forEach((unsubscribe) => unsubscribe());
+    followLeadership(false);
+    await engine.stop();
+  }
+
   return {
     status,
     syncNow: () => engine.runOnce('manual'),
-    async stop() {
-      globalThis.removeEventListener?.('online', onOnline);
-      globalThis.removeEventListener?.('offline', onOffline);
-      globalThis.document?.removeEventListener('visibilitychange', onVisible);
-      globalThis.navigator?.serviceWorker?.removeEventListener('message', onWorkerMessage);
-      unsubscribers.forEach((unsubscribe) => unsubscribe());
-      followLeadership(false);
-      await engine.stop();
+    async signOut({ discardUnsynced }) {
+      const unsynced = await unsyncedCount(db);
+      if (unsynced > 0 && !discardUnsynced) return { signedOut: false, unsynced };
+      await stop();
+      await client.auth.signOut({ scope: 'local' }).catch(() => undefined);
+      await clearLocalData(db, { discardUnsynced });
+      return { signedOut: true };
     },
+    stop,
   };
 }

@@ -64,3 +64,18 @@ describe('the device store', () => {
     expect(await db.conflicts.toArray()).toMatchObject([{ field: '*', theirs: 'deleted', ours: { sales: 140 } }]);
   });
 });
+
+describe('a device out of storage', () => {
+  it('refuses the write with a message a person can act on, and keeps nothing half-written', async () => {
+    const { StorageFullError } = await import('../../../src/data/local-writes.ts');
+    const full = new AppDatabase('full', { indexedDB: new IDBFactory(), IDBKeyRange });
+    full.outbox.hook('creating', () => {
+      throw Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' });
+    });
+    await expect(saveRows(full, [write({ sales: 1 })], { userId: 'u1', now: 1 })).rejects.toBeInstanceOf(StorageFullError);
+    await expect(saveRows(full, [write({ sales: 1 })], { userId: 'u1', now: 1 })).rejects.toThrow(/out of storage space/);
+    expect(await full.mirror('yearly_financial_inputs').count()).toBe(0);
+    expect(await full.outbox.count()).toBe(0);
+    full.close();
+  });
+});
