@@ -7,7 +7,8 @@
  * Environment: SUPABASE_JWT_SECRET / SUPABASE_ANON_KEY / SUPABASE_SERVICE_ROLE_KEY
  * (demo keys when unset), DATABASE_URL (a real PostgreSQL instead of PGlite),
  * LOCAL_SUPABASE_DIR (PGlite data, default .local-supabase), SUPABASE_PORT, APP_PORT,
- * HOST (default 127.0.0.1), SUPABASE_PUBLIC_URL (the backend URL browsers should use).
+ * HOST (default 127.0.0.1), SUPABASE_PUBLIC_URL (the backend URL browsers should use),
+ * LOCAL_SUPABASE_ALLOW_SIGNUP=true (let people create their own accounts; off by default).
  */
 import path from 'node:path';
 import { keysFromEnv } from '../supabase/local/config.ts';
@@ -31,7 +32,13 @@ async function main() {
     databaseUrl: process.env.DATABASE_URL,
     dataDir: path.resolve(root, process.env.LOCAL_SUPABASE_DIR ?? '.local-supabase'),
   });
-  const stack = await startLocalStack({ db, port: Number(process.env.SUPABASE_PORT ?? 54321), host, keys });
+  const stack = await startLocalStack({
+    db,
+    port: Number(process.env.SUPABASE_PORT ?? 54321),
+    host,
+    keys,
+    allowSignup: process.env.LOCAL_SUPABASE_ALLOW_SIGNUP === 'true',
+  });
   const supabaseUrl = process.env.SUPABASE_PUBLIC_URL ?? `http://${browserHost}:${stack.port}`;
   const config = { supabaseUrl, supabaseAnonKey: keys.anonKey };
 

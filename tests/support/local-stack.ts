@@ -24,7 +24,7 @@ export type TestStack = LocalStack & {
 };
 
 export async function startTestStack(
-  options: { engine?: EngineName; rateLimit?: RateLimitOptions; bodyLimit?: number } = {},
+  options: { engine?: EngineName; rateLimit?: RateLimitOptions; bodyLimit?: number; allowSignup?: boolean } = {},
 ): Promise<TestStack> {
   const database = await createTestDatabase(options.engine ?? 'pglite');
   const stack = await startLocalStack({
@@ -32,6 +32,7 @@ export async function startTestStack(
     port: 0,
     rateLimit: options.rateLimit,
     bodyLimit: options.bodyLimit,
+    allowSignup: options.allowSignup,
   });
   const clients: SupabaseClient[] = [];
   const make = (key: string) => {

@@ -156,3 +156,24 @@ describe('Auth through supabase-js', () => {
     expect(await response.json()).toEqual({ keys: [] });
   });
 });
+
+describe('Auth with sign-up enabled', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ allowSignup: true });
+  });
+  afterAll(() => stack?.stop());
+
+  it('creates the account with no store and no admin flag, whatever the sign-up sent', async () => {
+    const client = stack.anon();
+    const { data, error } = await client.auth.signUp({
+      email: 'walk-in@example.com',
+      password: 'secret12',
+      options: { data: { firstName: 'Wal', is_admin: true, store_id: demo.storeA } },
+    });
+    expect(error).toBeNull();
+    expect(data.session?.user.app_metadata).toEqual({ provider: 'email', providers: ['email'] });
+    expect(await client.rpc('get_user_store_id')).toMatchObject({ data: null });
+    expect(await client.from('stores').select('name')).toMatchObject({ data: [] });
+  });
+});
