@@ -3,31 +3,33 @@ import { createRoot } from 'react-dom/client';
 import { AppDatabase } from '../data/app-database.ts';
 import { deviceDatabaseName } from '../data/device.ts';
 import { requestPersistentStorage } from '../data/storage-health.ts';
+import { createAccountService } from '../sync/account.ts';
 import { createDeviceClient } from '../sync/device-client.ts';
 import { startSyncRuntime } from '../sync/sync-runtime.ts';
 import { App } from './App.tsx';
+import { storedTheme } from './layout/use-theme.ts';
 import { registerServiceWorker } from './pwa.ts';
 import { loadRuntimeConfig } from './runtime-config.ts';
+import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+document.documentElement.dataset.theme = storedTheme();
 
 void (async () => {
   const config = await loadRuntimeConfig();
   const db = new AppDatabase(deviceDatabaseName);
   const { client, sessions } = createDeviceClient(config, db);
+  const account = createAccountService(db, client);
   const sync = startSyncRuntime({ db, client, sessions });
   void requestPersistentStorage();
-  let applyUpdate: (() => void) | null = null;
-  const render = () =>
-    createRoot(root).render(
+  const reactRoot = createRoot(root);
+  const render = (updateReady: (() => void) | null) =>
+    reactRoot.render(
       <StrictMode>
-        <App config={config} sync={sync} updateReady={applyUpdate} />
+        <App db={db} account={account} sync={sync} updateReady={updateReady} />
       </StrictMode>,
     );
-  registerServiceWorker((apply) => {
-    applyUpdate = apply;
-    render();
-  });
-  render();
+  registerServiceWorker((apply) => render(apply));
+  render(null);
 })();

@@ -19,3 +19,9 @@ export function observeMeta<T>(db: AppDatabase, key: string, onChange: (value: T
   const subscription = liveQuery(() => readMeta<T>(db, key)).subscribe({ next: onChange, error: () => undefined });
   return () => subscription.unsubscribe();
 }
+
+/** The stored sign-in session as text (null when signed out), as it changes in any tab. */
+export function observeStoredSession(db: AppDatabase, key: string, onChange: (value: string | null) => void): Unsubscribe {
+  const subscription = liveQuery(async () => (await db.authStorage.get(key))?.value ?? null).subscribe({ next: onChange, error: () => undefined });
+  return () => subscription.unsubscribe();
+}

@@ -7,9 +7,9 @@
  */
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import type { AppDatabase } from '../data/app-database.ts';
-import { backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
 import { clearLocalData, unsyncedCount } from '../data/local-data.ts';
-import { observeMeta, observeSyncCounts } from '../data/observe.ts';
+import { authStorageKey, backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
+import { observeMeta, observeStoredSession, observeSyncCounts } from '../data/observe.ts';
 import { writeMeta } from '../data/sync-store.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
 import type { CycleResult, SyncReport } from './engine.ts';
@@ -87,6 +87,10 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       if (counts.pending > lastPending) engine.trigger('local-write');
       lastPending = counts.pending;
     }),
+    // A sign-in (in any tab) wakes the engine: edits may have waited for it.
+    observeStoredSession(db, authStorageKey, (session) => {
+      if (session) engine.trigger('start');
+    }),
     observeMeta<SyncReport>(db, reportKey, (report) => {
       if (report) {
         const { leader: _ignored, ...shared } = report;
@@ -128,9 +132,11 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     async signOut({ discardUnsynced }) {
       const unsynced = await unsyncedCount(db);
       if (unsynced > 0 && !discardUnsynced) return { signedOut: false, unsynced };
-      await stop();
+      // The engine pauses while the device is cleared, then waits for the next sign-in.
+      await engine.stop();
       await client.auth.signOut({ scope: 'local' }).catch(() => undefined);
       await clearLocalData(db, { discardUnsynced });
+      engine.start();
       return { signedOut: true };
     },
     stop,

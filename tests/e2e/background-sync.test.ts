@@ -57,7 +57,7 @@ describe('Background Sync with every tab closed', () => {
 
     await context.setOffline(true);
     await page.reload();
-    await expect.poll(() => page.getByText('1 pending edit(s)').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.getByText('1 edit waiting').count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('button', { name: 'Sync now' }).click();
     // The push failed for lack of network, so the page asked for a Background Sync.
     await expect

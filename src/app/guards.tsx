@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { DeviceProvider } from '../data/device-context.tsx';
+import type { AppDatabase } from '../data/app-database.ts';
+import { AuthIssueScreen } from '../features/auth/AuthIssueScreen.tsx';
+import { useAccount, useAccountState } from '../features/session/session-context.tsx';
+import { SignOutDialog, useGuardedSignOut } from './layout/SignOutDialog.tsx';
+
+/** Signed-out people see only the login page; accounts without a store see the Authentication Issue screen. */
+export function RequireAccount({ db }: { db: AppDatabase }) {
+  const state = useAccountState();
+  const location = useLocation();
+  if (state.status === 'loading') return <p className="splash">Authenticating user...</p>;
+  if (state.status === 'signed-out') return <Navigate to="/login" replace state={{ from: location }} />;
+  return (
+    <DeviceProvider device={{ db, userId: state.account.userId }}>
+      {state.authError ? <AuthIssue message={state.authError} /> : <Outlet />}
+    </DeviceProvider>
+  );
+}
+
+function AuthIssue({ message }: { message: string }) {
+  const guard = useGuardedSignOut();
+  return (
+    <>
+      <AuthIssueScreen message={message} onLogout={() => void guard.signOut()} />
+      {guard.unsynced !== null ? (
+        <SignOutDialog count={guard.unsynced} onClose={guard.dismiss} onDiscard={() => void guard.signOut(true)} />
+      ) : null}
+    </>
+  );
+}
+
+/** The admin area; everyone else is told they have no access. */
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const account = useAccount();
+  if (account.isAdmin) return <>{children}</>;
+  return (
+    <section className="card" aria-labelledby="no-access-title">
+      <h1 id="no-access-title">Admin</h1>
+      <p>You don't have permission to access this area.</p>
+      <p>Please contact your administrator if you need access.</p>
+    </section>
+  );
+}
+
+/** The login page; once signed in, the One Page view (the spec's landing screen). */
+export function LoginRoute({ children }: { children: ReactNode }) {
+  const state = useAccountState();
+  if (state.status === 'signed-in') return <Navigate to="/" replace />;
+  return <>{children}</>;
+}

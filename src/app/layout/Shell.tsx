@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { Outlet } from 'react-router-dom';
+import { SyncIndicator } from '../../features/sync-status/SyncIndicator.tsx';
+import { SignOutDialog, useGuardedSignOut } from './SignOutDialog.tsx';
+import { Sidebar } from './Sidebar.tsx';
+
+/** The frame of every signed-in screen: sidebar, sync status, and the screen itself. */
+export function Shell({ updateBanner }: { updateBanner: ReactNode }) {
+  const guard = useGuardedSignOut();
+  return (
+    <div className="shell">
+      <Sidebar onLogout={() => void guard.signOut()} />
+      <div className="content">
+        <header className="topbar">
+          <SyncIndicator />
+        </header>
+        {updateBanner}
+        <main>
+          <Outlet />
+        </main>
+      </div>
+      {guard.unsynced !== null ? (
+        <SignOutDialog count={guard.unsynced} onClose={guard.dismiss} onDiscard={() => void guard.signOut(true)} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import type { AppDatabase } from '../data/app-database.ts';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
+import { LoginRoute, RequireAccount, RequireAdmin } from './guards.tsx';
+import { Shell } from './layout/Shell.tsx';
+
+/** Every route of the product; screens not built yet are named placeholders. */
+const screens: Array<[path: string, title: string]> = [
+  ['/daily', 'Daily Performance'],
+  ['/weekly', 'Weekly Performance'],
+  ['/daily-weekly', 'Daily and Weekly Performance'],
+  ['/new-daily-weekly-performance', 'Daily and Weekly Performance'],
+  ['/monthly', 'Monthly Performance'],
+  ['/yearly', 'Yearly Trend'],
+  ['/service-overview', 'Service Overview'],
+  ['/front-end-team', 'Front End Team'],
+  ['/settings', 'Settings'],
+];
+
+export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner: ReactNode }) {
+  return (
+    <BrowserRouter>
+      <Routes>
+        <Route
+          path="/login"
+          element={
+            <LoginRoute>
+              <LoginPage />
+            </LoginRoute>
+          }
+        />
+        <Route element={<RequireAccount db={db} />}>
+          <Route element={<Shell updateBanner={updateBanner} />}>
+            <Route index element={<ScreenPlaceholder title="One Page" />} />
+            {screens.map(([path, title]) => (
+              <Route key={path} path={path} element={<ScreenPlaceholder title={title} />} />
+            ))}
+            <Route
+              path="/admin"
+              element={
+                <RequireAdmin>
+                  <ScreenPlaceholder title="Admin" />
+                </RequireAdmin>
+              }
+            />
+          </Route>
+        </Route>
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { retryDeadLetter, useConflicts, useDeadLetters } from '../../data/repositories/sync-logs.ts';
+import { useDevice } from '../../data/device-context.tsx';
+import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
+
+function when(time: number | null): string {
+  return time ? new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : 'never';
+}
+
+/** Always visible: online state, edits waiting, last sync, "Sync now", and a panel of refused edits and conflicts. */
+export function SyncIndicator() {
+  const status = useSyncStatus();
+  const sync = useSyncRuntime();
+  const [open, setOpen] = useState(false);
+  const problems = status.deadLetters + status.conflicts;
+  return (
+    <div className="sync-indicator">
+      <div className="sync-summary" aria-label="Sync status" role="status">
+        {status.online ? null : <span className="badge offline">Offline</span>}
+        <span>{status.pending === 1 ? '1 edit waiting' : `${status.pending} edits waiting`}</span>
+        <span>Last synced {when(status.lastSyncedAt)}</span>
+        {status.initialSync ? (
+          <label className="progress">
+            Fetching data
+            <progress value={status.initialSync.done} max={status.initialSync.total} />
+          </label>
+        ) : null}
+      </div>
+      <button type="button" onClick={() => void sync.syncNow()} disabled={status.inFlight}>
+        {status.inFlight ? 'Syncing...' : 'Sync now'}
+      </button>
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {problems ? `Sync issues (${problems})` : 'Sync details'}
+      </button>
+      {open ? <SyncPanel lastError={status.lastError} /> : null}
+    </div>
+  );
+}
+
+function SyncPanel({ lastError }: { lastError: string | null }) {
+  const device = useDevice();
+  const letters = useDeadLetters() ?? [];
+  const conflicts = useConflicts() ?? [];
+  return (
+    <section className="card sync-panel" aria-label="Sync details">
+      {lastError ? <p className="notice">{lastError}</p> : null}
+      <h2>Refused by the server</h2>
+      {letters.length === 0 ? <p>None.</p> : null}
+      <ul>
+        {letters.map((letter) => (
+          <li key={letter.id}>
+            <strong>{letter.table}</strong> {letter.key}: {letter.message}{' '}
+            <button type="button" onClick={() => void retryDeadLetter(device, letter.id as number)}>
+              Try again
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h2>Changed on another device too</h2>
+      {conflicts.length === 0 ? <p>None.</p> : null}
+      <ul>
+        {conflicts.map((c) => (
+          <li key={c.id}>
+            <strong>{c.table}</strong> {c.key} {c.field}: was {JSON.stringify(c.old)}, other device {JSON.stringify(c.theirs)}, this device{' '}
+            {JSON.stringify(c.ours)} (kept)
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * Who is signed in on this device, read from the session stored in the device database
+ * (no network needed, so an offline start is signed in at once) and kept current as
+ * auth-js, the sync engine or another tab rewrites it. The store and the admin flag come
+ * from app_metadata, which only the service role writes; user_metadata holds names.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { createStore } from 'zustand/vanilla';
+import type { AppDatabase } from '../data/app-database.ts';
+import { authStorageKey } from '../data/device.ts';
+import { observeStoredSession } from '../data/observe.ts';
+import type { AccountMetadata } from '../domain/people.ts';
+import { isAdminFlag, storeIdOf } from '../domain/people.ts';
+
+export type Account = {
+  userId: string;
+  email: string;
+  storeId: string | null;
+  isAdmin: boolean;
+  profile: AccountMetadata & { lastName?: unknown };
+};
+
+export type AccountState =
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  | { status: 'signed-in'; account: Account; authError: string | null };
+
+type StoredUser = { id?: string; email?: string; app_metadata?: AccountMetadata; user_metadata?: AccountMetadata };
+
+export const accountErrors = {
+  noStore: 'Your account is not properly configured. Please contact your administrator to assign you to a store.',
+  signIn: 'Failed to sign in. Please check your credentials.',
+} as const;
+
+export function accountFromSession(text: string | null): AccountState {
+  if (!text) return { status: 'signed-out' };
+  let user: StoredUser | undefined;
+  try {
+    user = (JSON.parse(text) as { user?: StoredUser }).user;
+  } catch {
+    return { status: 'signed-out' };
+  }
+  if (!user?.id) return { status: 'signed-out' };
+  const storeId = storeIdOf(user.app_metadata);
+  return {
+    status: 'signed-in',
+    account: {
+      userId: user.id,
+      email: user.email ?? '',
+      storeId,
+      isAdmin: isAdminFlag(user.app_metadata?.is_admin),
+      profile: user.user_metadata ?? {},
+    },
+    authError: storeId ? null : accountErrors.noStore,
+  };
+}
+
+export function createAccountService(db: AppDatabase, client: SupabaseClient) {
+  const state = createStore<AccountState>(() => ({ status: 'loading' }));
+  const stop = observeStoredSession(db, authStorageKey, (text) => state.setState(accountFromSession(text), true));
+  return {
+    state,
+    /** Signs in; answers the message to show when it did not work. */
+    async signIn(email: string, password: string): Promise<string | null> {
+      try {
+        const { error } = await client.auth.signInWithPassword({ email: email.trim(), password });
+        return error ? error.message || accountErrors.signIn : null;
+      } catch {
+        return accountErrors.signIn;
+      }
+    },
+    stop,
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
