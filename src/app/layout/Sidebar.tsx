@@ -57,7 +57,9 @@ export function Sidebar({ onLogout }: { onLogout: () => void }) {
             <ul className="quick-jumps">
               {quickJumps.map(([section, label]) => (
                 <li key={section}>
-                  <Link to={withMonth('/', `&section=${section}`)}>{label}</Link>
+                  <Link to={withMonth('/', `&section=${section}`)} aria-label={`${label} section of One Page`}>
+                    {label}
+                  </Link>
                 </li>
               ))}
             </ul>

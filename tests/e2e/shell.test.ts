@@ -1,0 +1,112 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { E2E } from './support/harness.ts';
+import { startE2E } from './support/harness.ts';
+import { LoginPageModel, ShellModel } from './support/pages.ts';
+
+describe('signing in and finding one’s way around', () => {
+  let e2e: E2E;
+  let context: BrowserContext;
+  let page: Page;
+  let login: LoginPageModel;
+  let shell: ShellModel;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    context = await e2e.newContext();
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.setViewportSize({ width: 1440, height: 900 });
+    login = new LoginPageModel(page);
+    shell = new ShellModel(page);
+  });
+  afterAll(() => e2e?.close());
+
+  it('sends a signed-out person to the login page from any path', async () => {
+    await page.goto(`${e2e.appUrl}/monthly?month=2026-01`);
+    await page.waitForURL(/\/login$/);
+    expect(await page.getByRole('button', { name: 'Login' }).count()).toBe(1);
+  });
+
+  it('shows the server’s message for a wrong password and stays on the login page', async () => {
+    await login.open(e2e.appUrl);
+    await login.signIn('manager@example.com', 'not-the-password');
+    await expect.poll(() => login.error().textContent()).toBe('Invalid login credentials');
+    expect(page.url()).toMatch(/\/login$/);
+  });
+
+  it.each([
+    ['manager@example.com', 'Morgan', false],
+    ['other@example.com', 'Oli', false],
+    ['admin@example.com', 'Alex', true],
+  ])('signs in %s, greets them by name and shows Admin only to admins', async (email, name, admin) => {
+    await login.open(e2e.appUrl);
+    await login.signIn(email);
+    await shell.waitForSignedIn();
+    await page.waitForURL((url) => url.pathname === '/');
+    const hour = await page.evaluate(() => new Date().getHours());
+    const expected = hour < 12 ? 'Good morning' : hour < 17 ? 'Good afternoon' : 'Good evening';
+    expect(await shell.greeting().textContent()).toBe(`${expected}, ${name}`);
+    expect(await shell.navigation().getByRole('link', { name: 'Admin' }).count()).toBe(admin ? 1 : 0);
+    await page.screenshot({ path: await e2e.screenshotPath(`signed-in-${name.toLowerCase()}`) });
+    await shell.logout();
+    await page.waitForURL(/\/login$/);
+  });
+
+  it('moves the month one at a time, keeps it in the URL across screens and reloads', async () => {
+    await login.open(e2e.appUrl);
+    await login.signIn('manager@example.com');
+    await shell.waitForSignedIn();
+    await page.goto(`${e2e.appUrl}/daily?month=2026-01`);
+    expect(await shell.monthLabel().textContent()).toBe('January 2026');
+    await shell.moveMonth('Prev');
+    expect(await shell.monthLabel().textContent()).toBe('December 2025');
+    await shell.moveMonth('Next');
+    await shell.moveMonth('Next');
+    expect(await shell.monthLabel().textContent()).toBe('February 2026');
+    await shell.go('Weekly');
+    expect(page.url()).toContain('/weekly?month=2026-02');
+    expect(await shell.heading().textContent()).toBe('Weekly Performance');
+    await page.reload();
+    expect(await shell.monthLabel().textContent()).toBe('February 2026');
+  });
+
+  it('remembers light mode across a reload (dark is the default)', async () => {
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.getByRole('button', { name: 'Light mode' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.reload();
+    await shell.waitForSignedIn();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.screenshot({ path: await e2e.screenshotPath('shell-light') });
+    await page.getByRole('button', { name: 'Dark mode' }).click();
+  });
+
+  it('tells a non-admin they have no access to /admin', async () => {
+    await page.goto(`${e2e.appUrl}/admin`);
+    await expect.poll(() => page.getByText("You don't have permission to access this area.").count()).toBe(1);
+    expect(await page.getByText('Please contact your administrator if you need access.').count()).toBe(1);
+  });
+
+  it('folds the sidebar behind a menu button on a tablet', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    expect(await shell.navigation().isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    expect(await shell.navigation().isVisible()).toBe(true);
+    await shell.navigation().getByRole('link', { name: 'Monthly', exact: true }).click();
+    expect(await shell.heading().textContent()).toBe('Monthly Performance');
+    await page.screenshot({ path: await e2e.screenshotPath('tablet-monthly') });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('reopens signed in on the last screen with no network', async () => {
+    await page.goto(`${e2e.appUrl}/yearly?month=2026-02`);
+    await shell.waitForSignedIn();
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+    await context.setOffline(true);
+    await page.reload();
+    await shell.waitForSignedIn();
+    expect(await shell.heading().textContent()).toBe('Yearly Trend');
+    expect(page.url()).toContain('/yearly?month=2026-02');
+    await context.setOffline(false);
+  });
+});
