@@ -3,6 +3,7 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import type { AppDatabase } from '../data/app-database.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
+import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { LoginRoute, RequireAccount, RequireAdmin } from './guards.tsx';
 import { Shell } from './layout/Shell.tsx';
 
@@ -16,7 +17,6 @@ const screens: Array<[path: string, title: string]> = [
   ['/yearly', 'Yearly Trend'],
   ['/service-overview', 'Service Overview'],
   ['/front-end-team', 'Front End Team'],
-  ['/settings', 'Settings'],
 ];
 
 export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner: ReactNode }) {
@@ -37,6 +37,7 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
             {screens.map(([path, title]) => (
               <Route key={path} path={path} element={<ScreenPlaceholder title={title} />} />
             ))}
+            <Route path="/settings" element={<SettingsPage />} />
             <Route
               path="/admin"
               element={

@@ -51,15 +51,19 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
   const status = createSyncStatusStore(globalThis.navigator?.onLine ?? true);
   let pokes: RealtimeChannel | null = null;
   let lastPending = 0;
+  let leading = false;
+  // The poke channel joins only once realtime holds the session's token: a join carries
+  // the token set before it, and realtime-js re-sends a token only when it changes.
+  let tokenReady = false;
 
-  function followLeadership(leader: boolean) {
-    if (leader && !pokes) {
+  function followLeadership() {
+    if (leading && tokenReady && !pokes) {
       pokes = client.channel('sync-pokes');
       for (const table of syncedTableNames) {
         pokes.on('postgres_changes', { event: '*', schema: 'public', table }, () => engine.trigger('realtime'));
       }
       pokes.subscribe();
-    } else if (!leader && pokes) {
+    } else if ((!leading || !tokenReady) && pokes) {
       void client.removeChannel(pokes);
       pokes = null;
     }
@@ -75,7 +79,8 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     lockName: syncLeaderLock,
     onReport: (report: SyncReport) => {
       status.setState({ leader: report.leader, inFlight: report.state === 'syncing' });
-      followLeadership(report.leader);
+      leading = report.leader;
+      followLeadership();
       if (report.leader) void writeMeta(db, reportKey, report);
       if (report.state === 'backing-off' && status.getState().pending > 0) void registerBackgroundSync();
     },
@@ -87,9 +92,21 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       if (counts.pending > lastPending) engine.trigger('local-write');
       lastPending = counts.pending;
     }),
-    // A sign-in (in any tab) wakes the engine: edits may have waited for it.
+    // A sign-in (in any tab) wakes the engine: edits may have waited for it. Realtime gets
+    // every new token, including the engine's own refreshes, which auth-js does not
+    // announce; without it the channel would stay anonymous and RLS would hide all changes.
     observeStoredSession(db, authStorageKey, (session) => {
-      if (session) engine.trigger('start');
+      const token = session ? ((JSON.parse(session) as { access_token?: string }).access_token ?? null) : null;
+      if (!token) {
+        tokenReady = false;
+        followLeadership();
+        return;
+      }
+      void client.realtime.setAuth(token).then(() => {
+        tokenReady = true;
+        followLeadership();
+      });
+      engine.trigger('start');
     }),
     observeMeta<SyncReport>(db, reportKey, (report) => {
       if (report) {
@@ -122,7 +139,8 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     globalThis.document?.removeEventListener('visibilitychange', onVisible);
     globalThis.navigator?.serviceWorker?.removeEventListener('message', onWorkerMessage);
     unsubscribers.forEach((unsubscribe) => unsubscribe());
-    followLeadership(false);
+    leading = false;
+    followLeadership();
     await engine.stop();
   }
 

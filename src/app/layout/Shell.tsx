@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
+import { useAccount } from '../../features/session/session-context.tsx';
+import { useLegacyKpiMigration } from '../../features/settings/legacy-kpi-preferences.ts';
 import { SyncIndicator } from '../../features/sync-status/SyncIndicator.tsx';
 import { SignOutDialog, useGuardedSignOut } from './SignOutDialog.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -7,6 +9,7 @@ import { Sidebar } from './Sidebar.tsx';
 /** The frame of every signed-in screen: sidebar, sync status, and the screen itself. */
 export function Shell({ updateBanner }: { updateBanner: ReactNode }) {
   const guard = useGuardedSignOut();
+  useLegacyKpiMigration(useAccount().storeId);
   return (
     <div className="shell">
       <Sidebar onLogout={() => void guard.signOut()} />

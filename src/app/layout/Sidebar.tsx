@@ -3,7 +3,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { monthLabel } from '../../domain/month.ts';
 import { greeting, personName } from '../../domain/people.ts';
 import { useAccount } from '../../features/session/session-context.tsx';
-import { useSelectedMonth } from './use-month.ts';
+import { useSelectedMonth } from '../../features/session/use-month.ts';
 import { useTheme } from './use-theme.ts';
 
 const screens = [

@@ -27,8 +27,9 @@ export class ShellModel {
   navigation() {
     return this.page.getByRole('navigation', { name: 'Main' });
   }
+  /** The shell is up (its sidebar exists, folded or not). */
   async waitForSignedIn() {
-    await this.page.getByRole('button', { name: 'Logout' }).waitFor({ state: 'attached', timeout: 15_000 });
+    await this.page.locator('nav#sidebar').waitFor({ state: 'attached', timeout: 15_000 });
   }
   greeting() {
     return this.page.locator('.greeting');

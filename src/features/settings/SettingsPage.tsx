@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import { KpiPreferencesTab } from './KpiPreferencesTab.tsx';
+import { StoreSettingsTab } from './StoreSettingsTab.tsx';
+import { TargetsTab } from './TargetsTab.tsx';
+
+const tabs = [
+  ['targets', 'SWOT Targets', TargetsTab],
+  ['store', 'Service Overview Settings', StoreSettingsTab],
+  ['kpis', 'Dashboard KPIs', KpiPreferencesTab],
+] as const;
+
+/** Settings: targets (default tab), store configuration, dashboard tiles. Saved on the device, synced when possible. */
+export function SettingsPage() {
+  const [active, setActive] = useState<(typeof tabs)[number][0]>('targets');
+  const Current = tabs.find(([id]) => id === active)?.[2] ?? TargetsTab;
+  return (
+    <section className="card" aria-labelledby="settings-title">
+      <h1 id="settings-title">Settings</h1>
+      <div role="tablist" aria-label="Settings" className="tabs">
+        {tabs.map(([id, label]) => (
+          <button key={id} type="button" role="tab" id={`tab-${id}`} aria-selected={active === id} aria-controls="settings-panel" onClick={() => setActive(id)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id="settings-panel" aria-labelledby={`tab-${active}`}>
+        <Current />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import { useDevice } from '../../data/device-context.tsx';
+import { saveMonthlyTargets, useMonthlyTargets } from '../../data/repositories/store-month.ts';
+import { monthLabel, yearAndMonth } from '../../domain/month.ts';
+import { targetFields, targetShown } from '../../domain/targets.ts';
+import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
+import { FormMessage, NumberFieldsForm } from '../../ui/NumberFieldsForm.tsx';
+import { useState } from 'react';
+import { useAccount } from '../session/session-context.tsx';
+import { useSelectedMonth } from '../session/use-month.ts';
+
+/** The month's KPI targets (the month of the sidebar); an empty field is saved as no target. */
+export function TargetsTab() {
+  const [message, setMessage] = useState<FormResult | null>(null);
+  const device = useDevice();
+  const { storeId } = useAccount();
+  const { month } = useSelectedMonth();
+  const { year, month: monthNumber } = yearAndMonth(month);
+  const stored = useMonthlyTargets(storeId, year, monthNumber);
+  if (!stored) return <p>Loading targets...</p>;
+  const values = Object.fromEntries(targetFields.map((field) => [field.key, targetShown(stored, field.key)]));
+  return (
+    <section aria-labelledby="targets-title">
+      <h2 id="targets-title">Targets for {monthLabel(month)}</h2>
+      <NumberFieldsForm
+        key={`${storeId}-${month}-${JSON.stringify(stored)}`}
+        fields={targetFields.map((field) => ({ key: field.key, label: field.label, step: '0.01' }))}
+        values={values}
+        onResult={setMessage}
+        submitLabel="Save Targets"
+        onSave={async (changes) => {
+          if (!storeId) return 'Store ID not available. Cannot save targets.';
+          if (Object.keys(changes).length === 0) return 'No changes to save.';
+          // A month's first save records every value shown (defaults included), so the
+          // month keeps its targets even if the defaults change later.
+          const firstSave = Object.keys(stored).length === 0;
+          try {
+            await saveMonthlyTargets(device, storeId, year, monthNumber, firstSave ? { ...values, ...changes } : changes);
+            return 'Targets saved successfully!';
+          } catch (error) {
+            return `Failed to save targets: ${error instanceof Error ? error.message : String(error)}`;
+          }
+        }}
+      />
+      <FormMessage message={message} />
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demo } from '../support/demo.ts';
+import type { E2E } from './support/harness.ts';
+import { startE2E } from './support/harness.ts';
+import { LoginPageModel, ShellModel } from './support/pages.ts';
+
+async function signedInPage(e2e: E2E, email: string): Promise<Page> {
+  const context = await e2e.newContext();
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const login = new LoginPageModel(page);
+  await login.open(e2e.appUrl);
+  await login.signIn(email);
+  await new ShellModel(page).waitForSignedIn();
+  return page;
+}
+
+describe('Settings', () => {
+  let e2e: E2E;
+  let page: Page;
+  const server = async (sql: string, params: unknown[] = []) => (await e2e.stack.database.query(sql, params)).rows;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    page = await signedInPage(e2e, 'manager@example.com');
+  });
+  afterAll(() => e2e?.close());
+
+  it('saves a month’s targets, keeps them across a reload, and sends them to the server', async () => {
+    await page.goto(`${e2e.appUrl}/settings?month=2031-03`);
+    await page.getByRole('heading', { name: 'Targets for March 2031' }).waitFor();
+    expect(await page.getByLabel('Sales Per Day').inputValue()).toBe('17500'); // the default, nothing stored yet
+    await page.getByLabel('CP ELR').fill('192.5');
+    await page.getByLabel('Work Days in Month').fill('24');
+    await page.getByRole('button', { name: 'Save Targets' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Targets saved successfully!' }).count()).toBe(1);
+    await page.screenshot({ path: await e2e.screenshotPath('settings-targets') });
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Targets for March 2031' }).waitFor();
+    expect(await page.getByLabel('CP ELR').inputValue()).toBe('192.5');
+    await page.getByRole('button', { name: 'Save Targets' }).click();
+    await expect.poll(() => page.getByText('No changes to save.').count()).toBe(1);
+
+    await expect
+      .poll(() => server(`select metric_key, target_value::text as value from monthly_targets where store_id = $1 and year = 2031 and month = 3 order by 1`, [demo.storeA]), { timeout: 15_000 })
+      .toEqual([
+        { metric_key: 'cpElr', value: '192.50' },
+        { metric_key: 'daysComplete', value: '24.00' },
+        { metric_key: 'grossPerEmployee', value: null },
+        { metric_key: 'hoursPerDay', value: '100.00' },
+        { metric_key: 'internalElr', value: '180.00' },
+        { metric_key: 'rosOver45Days', value: null },
+        { metric_key: 'salesPerDay', value: '17500.00' },
+        { metric_key: 'totalElr', value: '180.00' },
+        { metric_key: 'warrantyElr', value: '180.00' },
+        { metric_key: 'weOweOver30Days', value: null },
+      ]);
+  });
+
+  it('refuses a store setting that is not a whole number and saves nothing', async () => {
+    await page.getByRole('tab', { name: 'Service Overview Settings' }).click();
+    const stalls = page.getByLabel('Stalls');
+    const before = await stalls.inputValue();
+    await stalls.fill('2.5');
+    await page.getByLabel('Labour Rate').fill('199.99');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Stalls: enter a whole number.');
+    expect((await server('select stalls, labour_rate::text as rate from store_settings where store_id = $1', [demo.storeA]))[0]).toEqual({
+      stalls: Number(before),
+      rate: '189.95',
+    });
+    await stalls.fill('26');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect.poll(() => page.getByText('Store settings saved successfully!').count()).toBe(1);
+  });
+
+  it('shows a KPI order chosen in one browser in another browser of the same person, without a reload', async () => {
+    const second = await signedInPage(e2e, 'manager@example.com');
+    await second.goto(`${e2e.appUrl}/settings`);
+    await second.getByRole('tab', { name: 'Dashboard KPIs' }).click();
+    await second.getByRole('heading', { name: 'Dashboard KPIs' }).waitFor();
+
+    await page.getByRole('tab', { name: 'Dashboard KPIs' }).click();
+    await page.getByRole('checkbox', { name: 'Work Mix' }).uncheck();
+    await page.getByRole('button', { name: 'Move Total ELR up' }).click();
+    await page.getByRole('button', { name: 'Save Dashboard KPIs' }).click();
+    await expect.poll(() => page.getByText('Dashboard preferences saved.').count()).toBe(1);
+
+    const labels = (p: Page) => p.locator('.kpi-choices li label').allTextContents();
+    const expected = await labels(page);
+    expect(expected.slice(5, 7)).toEqual(['Total ELR', 'Internal ELR']);
+    await expect.poll(() => labels(second), { timeout: 20_000 }).toEqual(expected);
+    expect(await second.getByRole('checkbox', { name: 'Work Mix' }).isChecked()).toBe(false);
+  });
+});
