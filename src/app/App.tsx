@@ -1,13 +1,14 @@
 import { SessionProvider } from '../features/session/session-context.tsx';
 import type { AppDatabase } from '../data/app-database.ts';
 import type { AccountService } from '../sync/account.ts';
+import type { AdminApi } from '../sync/admin-api.ts';
 import type { SyncRuntime } from '../sync/sync-runtime.ts';
 import { AppRoutes } from './routes.tsx';
 
-type AppProps = { db: AppDatabase; account: AccountService; sync: SyncRuntime; updateReady: (() => void) | null };
+type AppProps = { db: AppDatabase; account: AccountService; sync: SyncRuntime; admin: AdminApi; updateReady: (() => void) | null };
 
 /** The app's root: the running services, then the routes. */
-export function App({ db, account, sync, updateReady }: AppProps) {
+export function App({ db, account, sync, admin, updateReady }: AppProps) {
   const updateBanner = updateReady ? (
     <p className="notice update" role="alert">
       New version available —{' '}
@@ -17,7 +18,7 @@ export function App({ db, account, sync, updateReady }: AppProps) {
     </p>
   ) : null;
   return (
-    <SessionProvider session={{ account, sync }}>
+    <SessionProvider session={{ account, sync, admin }}>
       <AppRoutes db={db} updateBanner={updateBanner} />
     </SessionProvider>
   );

@@ -4,6 +4,7 @@ import { AppDatabase } from '../data/app-database.ts';
 import { deviceDatabaseName } from '../data/device.ts';
 import { requestPersistentStorage } from '../data/storage-health.ts';
 import { createAccountService } from '../sync/account.ts';
+import { createAdminApi } from '../sync/admin-api.ts';
 import { createDeviceClient } from '../sync/device-client.ts';
 import { startSyncRuntime } from '../sync/sync-runtime.ts';
 import { App } from './App.tsx';
@@ -22,12 +23,13 @@ void (async () => {
   const { client, sessions } = createDeviceClient(config, db);
   const account = createAccountService(db, client);
   const sync = startSyncRuntime({ db, client, sessions });
+  const admin = createAdminApi(client);
   void requestPersistentStorage();
   const reactRoot = createRoot(root);
   const render = (updateReady: (() => void) | null) =>
     reactRoot.render(
       <StrictMode>
-        <App db={db} account={account} sync={sync} updateReady={updateReady} />
+        <App db={db} account={account} sync={sync} admin={admin} updateReady={updateReady} />
       </StrictMode>,
     );
   registerServiceWorker((apply) => render(apply));

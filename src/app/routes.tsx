@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import type { AppDatabase } from '../data/app-database.ts';
+import { AdminPage } from '../features/admin/AdminPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
@@ -42,7 +43,7 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
               path="/admin"
               element={
                 <RequireAdmin>
-                  <ScreenPlaceholder title="Admin" />
+                  <AdminPage />
                 </RequireAdmin>
               }
             />

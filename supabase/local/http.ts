@@ -46,8 +46,15 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
   };
 }
 
+/** Header names compared without case: a service's own header replaces the default, never doubles it. */
+function mergeHeaders(...sets: Array<Record<string, string> | undefined>): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const set of sets) for (const [name, value] of Object.entries(set ?? {})) merged[name.toLowerCase()] = value;
+  return merged;
+}
+
 export function send(res: ServerResponse, reply: Reply, headOnly = false): void {
-  res.writeHead(reply.status, { ...corsHeaders, ...reply.headers });
+  res.writeHead(reply.status, mergeHeaders(corsHeaders, reply.headers));
   res.end(headOnly ? undefined : (reply.body ?? undefined));
 }
 

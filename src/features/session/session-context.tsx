@@ -6,10 +6,11 @@ import { createContext, useContext } from 'react';
 import type { ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { Account, AccountService, AccountState } from '../../sync/account.ts';
+import type { AdminApi } from '../../sync/admin-api.ts';
 import type { SyncStatus } from '../../sync/status-store.ts';
 import type { SyncRuntime } from '../../sync/sync-runtime.ts';
 
-type Session = { account: AccountService; sync: SyncRuntime };
+type Session = { account: AccountService; sync: SyncRuntime; admin: AdminApi };
 
 const SessionContext = createContext<Session | null>(null);
 
@@ -36,6 +37,10 @@ export function useAccount(): Account {
 
 export function useSignIn() {
   return useSession().account.signIn;
+}
+
+export function useAdminApi(): AdminApi {
+  return useSession().admin;
 }
 
 export function useSyncRuntime(): SyncRuntime {

@@ -95,4 +95,15 @@ describe('the admin-api edge function on the embedded stack', () => {
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: 'Not authenticated' });
   });
+
+  it('answers a browser on another origin with one Access-Control-Allow-Origin value', async () => {
+    const token = (await admin.auth.getSession()).data.session?.access_token;
+    const response = await fetch(`${stack.url}/functions/v1/admin-api`, {
+      method: 'POST',
+      headers: { apikey: stack.keys.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Origin: 'http://localhost:4173' },
+      body: JSON.stringify({ action: 'listUsers' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
 });

@@ -1,0 +1,64 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AdminUser, Store } from '../../sync/admin-api.ts';
+import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
+import { FormMessage } from '../../ui/NumberFieldsForm.tsx';
+import { useAdminApi, useSyncStatus } from '../session/session-context.tsx';
+import { StoresTab } from './StoresTab.tsx';
+import { UsersTab } from './UsersTab.tsx';
+
+/** Admin: users (default tab) and stores. Needs a connection; offline it says so instead of hanging. */
+export function AdminPage() {
+  const api = useAdminApi();
+  const { online } = useSyncStatus();
+  const [tab, setTab] = useState<'users' | 'stores'>('users');
+  const [users, setUsers] = useState<AdminUser[] | null>(null);
+  const [stores, setStores] = useState<Store[] | null>(null);
+  const [message, setMessage] = useState<FormResult | null>(null);
+
+  const [reloads, setReloads] = useState(0);
+  const reload = useCallback(async () => setReloads((n) => n + 1), []);
+
+  useEffect(() => {
+    if (!online) return;
+    let current = true;
+    void Promise.all([api.listUsers(), api.listStores()]).then(([userResult, storeResult]) => {
+      if (!current) return;
+      if (storeResult.ok) setStores(storeResult.data);
+      else setMessage({ text: `Failed to fetch stores: ${storeResult.message}`, error: true });
+      if (userResult.ok) setUsers(userResult.data);
+      else setMessage({ text: `Failed to fetch data: ${userResult.message}`, error: true });
+    });
+    return () => {
+      current = false;
+    };
+  }, [online, api, reloads]);
+
+  return (
+    <section className="card" aria-labelledby="admin-title">
+      <h1 id="admin-title">Admin</h1>
+      {online ? null : (
+        <p className="notice" role="status">
+          Needs a connection: managing users and stores works only online.
+        </p>
+      )}
+      <div role="tablist" aria-label="Admin" className="tabs">
+        <button type="button" role="tab" id="tab-users" aria-selected={tab === 'users'} aria-controls="admin-panel" onClick={() => setTab('users')}>
+          Manage Users
+        </button>
+        <button type="button" role="tab" id="tab-stores" aria-selected={tab === 'stores'} aria-controls="admin-panel" onClick={() => setTab('stores')}>
+          Manage Stores
+        </button>
+      </div>
+      <FormMessage message={message} />
+      <div role="tabpanel" id="admin-panel" aria-labelledby={`tab-${tab}`}>
+        {users === null || stores === null ? (
+          online ? <p>Loading...</p> : null
+        ) : tab === 'users' ? (
+          <UsersTab users={users} stores={stores} online={online} onChanged={reload} onResult={setMessage} />
+        ) : (
+          <StoresTab users={users} stores={stores} online={online} onChanged={reload} onResult={setMessage} />
+        )}
+      </div>
+    </section>
+  );
+}

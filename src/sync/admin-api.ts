@@ -1,0 +1,82 @@
+/**
+ * The admin area's server calls, which need a connection by nature: users through the
+ * admin-api edge function, stores through the REST API (row-level security lets only
+ * admins write them). Each call answers data or a message the screen can show.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { FunctionsHttpError } from '@supabase/supabase-js';
+
+export type AdminUser = {
+  id: string;
+  email: string | null;
+  email_confirmed_at: string | null;
+  user_metadata: { firstName?: string | null; lastName?: string | null; displayName?: string | null; store_id?: string | null; is_admin?: unknown };
+  app_metadata: { store_id?: string | null; is_admin?: unknown };
+};
+
+export type Store = { id: string; name: string; subdomain: string | null };
+
+export type UserProfileInput = {
+  firstName: string | null;
+  lastName: string | null;
+  displayName: string | null;
+  store_id: string | null;
+  is_admin: boolean;
+};
+
+export type Outcome<T> = { ok: true; data: T } | { ok: false; message: string };
+
+async function functionError(error: unknown): Promise<string> {
+  if (error instanceof FunctionsHttpError) {
+    const response = error.context as Response;
+    try {
+      const body = (await response.json()) as { error?: string };
+      if (body.error) return body.error;
+    } catch {
+      // fall through to the status
+    }
+    return `API call failed with status ${response.status}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createAdminApi(client: SupabaseClient) {
+  async function call<T>(action: string, payload?: unknown): Promise<Outcome<T>> {
+    try {
+      const { data, error } = await client.functions.invoke('admin-api', { body: { action, payload } });
+      if (error) return { ok: false, message: await functionError(error) };
+      const body = data as T & { error?: string };
+      if (body && typeof body === 'object' && 'error' in body && body.error) return { ok: false, message: body.error };
+      return { ok: true, data: body };
+    } catch (error) {
+      return { ok: false, message: await functionError(error) };
+    }
+  }
+  const rest = async <T>(run: () => PromiseLike<{ data: unknown; error: { message: string } | null }>): Promise<Outcome<T>> => {
+    try {
+      const { data, error } = await run();
+      return error ? { ok: false, message: error.message } : { ok: true, data: data as T };
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+  };
+
+  return {
+    listUsers: async (): Promise<Outcome<AdminUser[]>> => {
+      const result = await call<{ users: AdminUser[] }>('listUsers');
+      return result.ok ? { ok: true, data: result.data.users } : result;
+    },
+    createUser: (email: string, password: string, profile: UserProfileInput) =>
+      call<{ user: AdminUser }>('createUser', { email, password, email_confirm: true, user_metadata: profile }),
+    updateUser: (id: string, profile: UserProfileInput, password?: string) =>
+      call<{ user: AdminUser }>('updateUserById', { id, attributes: { user_metadata: profile, ...(password ? { password } : {}) } }),
+    deleteUser: (id: string) => call<{ success: boolean }>('deleteUser', { id }),
+    listStores: () => rest<Store[]>(() => client.from('stores').select('id, name, subdomain').order('name')),
+    addStore: (name: string, subdomain: string | null) => rest<Store[]>(() => client.from('stores').insert({ name, subdomain }).select()),
+    updateStore: (id: string, name: string, subdomain: string | null) =>
+      rest<Store[]>(() => client.from('stores').update({ name, subdomain }).eq('id', id).select()),
+    deleteStore: (id: string) => rest<Store[]>(() => client.from('stores').delete().eq('id', id).select()),
+  };
+}
+
+export type AdminApi = ReturnType<typeof createAdminApi>;
