@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { E2E } from './support/harness.ts';
+import { startE2E } from './support/harness.ts';
+import { LoginPageModel, ShellModel } from './support/pages.ts';
+
+type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> };
+
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Runs axe-core in the page; answers the serious and critical violations, described. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: await axeSource });
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations;
+  })) as Violation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('accessibility of each screen (axe-core), in dark and light', () => {
+  let e2e: E2E;
+  let page: Page;
+  beforeAll(async () => {
+    e2e = await startE2E();
+    const context = await e2e.newContext();
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+  afterAll(() => e2e?.close());
+
+  it('finds no serious or critical problems on the login page', async () => {
+    const login = new LoginPageModel(page);
+    await login.open(e2e.appUrl);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: await e2e.screenshotPath('login-dark') });
+    await login.signIn('admin@example.com');
+    await new ShellModel(page).waitForSignedIn();
+  });
+
+  const screens: Array<[path: string, ready: string, tab?: string]> = [
+    ['/', 'One Page'],
+    ['/daily', 'Daily Performance'],
+    ['/settings', 'Targets for'],
+    ['/settings', 'Service Overview Settings', 'Service Overview Settings'],
+    ['/settings', 'Dashboard KPIs', 'Dashboard KPIs'],
+    ['/admin', 'Add User'],
+    ['/admin', 'Add Store', 'Manage Stores'],
+  ];
+
+  for (const theme of ['dark', 'light'] as const) {
+    it.each(screens)(`finds no serious or critical problems on %s (%s) in ${theme} mode`, async (path, ready, tab) => {
+      await page.goto(`${e2e.appUrl}${path}?month=2026-11`);
+      await page.evaluate((t) => {
+        localStorage.setItem('theme', t);
+      }, theme);
+      await page.reload();
+      if (tab) await page.getByRole('tab', { name: tab }).click();
+      await page.getByRole('heading', { name: ready }).first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      const name = `${path.replace(/\//g, '') || 'one-page'}${tab ? `-${tab.toLowerCase().replace(/\s+/g, '-')}` : ''}-${theme}`;
+      await page.screenshot({ path: await e2e.screenshotPath(name), fullPage: true });
+    });
+  }
+
+  it('reports a planted problem (the scan itself works)', async () => {
+    await page.goto(`${e2e.appUrl}/settings`);
+    await page.locator('main').waitFor();
+    await page.evaluate(() => {
+      const input = document.createElement('input');
+      input.type = 'text';
+      document.querySelector('main')?.append(input);
+    });
+    expect((await seriousViolations(page)).some((v) => v.startsWith('critical label'))).toBe(true);
+  });
+});
