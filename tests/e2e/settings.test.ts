@@ -94,4 +94,18 @@ describe('Settings', () => {
     await expect.poll(() => labels(second), { timeout: 20_000 }).toEqual(expected);
     expect(await second.getByRole('checkbox', { name: 'Work Mix' }).isChecked()).toBe(false);
   });
+
+  it('lists an edit the server refused in the sync panel, with the reason', async () => {
+    await page.goto(`${e2e.appUrl}/settings?month=2031-04`);
+    await page.getByRole('heading', { name: 'Targets for April 2031' }).waitFor();
+    await page.getByLabel('Gross Per Employee').fill('1000000000000000');
+    await page.getByRole('button', { name: 'Save Targets' }).click();
+    await page.getByText('Targets saved successfully!').waitFor();
+    const issues = page.getByRole('button', { name: /^Sync issues \(\d+\)$/ });
+    await issues.waitFor({ timeout: 20_000 });
+    await issues.click();
+    const panel = page.getByRole('region', { name: 'Sync details' });
+    await expect.poll(() => panel.textContent()).toContain('numeric field overflow');
+    await page.screenshot({ path: await e2e.screenshotPath('sync-panel-refused') });
+  });
 });
