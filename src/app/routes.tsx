@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import type { AppDatabase } from '../data/app-database.ts';
 import { AdminPage } from '../features/admin/AdminPage.tsx';
+import { DailyPerformance } from '../features/daily/DailyPerformance.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
@@ -10,10 +11,7 @@ import { Shell } from './layout/Shell.tsx';
 
 /** Every route of the product; screens not built yet are named placeholders. */
 const screens: Array<[path: string, title: string]> = [
-  ['/daily', 'Daily Performance'],
   ['/weekly', 'Weekly Performance'],
-  ['/daily-weekly', 'Daily and Weekly Performance'],
-  ['/new-daily-weekly-performance', 'Daily and Weekly Performance'],
   ['/monthly', 'Monthly Performance'],
   ['/yearly', 'Yearly Trend'],
   ['/service-overview', 'Service Overview'],
@@ -37,6 +35,10 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
             <Route index element={<ScreenPlaceholder title="One Page" />} />
             {screens.map(([path, title]) => (
               <Route key={path} path={path} element={<ScreenPlaceholder title={title} />} />
+            ))}
+            <Route path="/daily" element={<DailyPerformance mode="autosave" title="Daily Performance" />} />
+            {['/daily-weekly', '/new-daily-weekly-performance'].map((path) => (
+              <Route key={path} path={path} element={<DailyPerformance mode="submit" title="Daily and Weekly Performance" />} />
             ))}
             <Route path="/settings" element={<SettingsPage />} />
             <Route

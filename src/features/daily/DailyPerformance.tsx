@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import type { DailyValue, LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
+import { saveDailyValues } from '../../data/repositories/daily-inputs.ts';
+import type { WeekInput } from '../../data/repositories/store-month.ts';
+import { saveWeeks } from '../../data/repositories/store-month.ts';
+import { useDevice } from '../../data/device-context.tsx';
+import type { IsoDate } from '../../domain/calendar.ts';
+import { monthLabel } from '../../domain/month.ts';
+import { useAccount } from '../session/session-context.tsx';
+import { useSelectedMonth } from '../session/use-month.ts';
+import { DayGrid } from './DayGrid.tsx';
+import { KpiRow } from './KpiRow.tsx';
+import type { CellKey } from './use-daily-month.ts';
+import { cellKey, useDailyMonth } from './use-daily-month.ts';
+
+type Mode = 'autosave' | 'submit';
+type WeekEdit = { daysComplete: number | null; workDays: number | null };
+
+/**
+ * The daily calendar: month tiles, the week grid and week summaries. In autosave mode a
+ * cell is saved when it loses focus; in submit mode edits wait for "Submit Data". Either
+ * way "saved" means saved on this device and queued; the sync bar shows when it arrives.
+ */
+export function DailyPerformance({ mode, title }: { mode: Mode; title: string }) {
+  const device = useDevice();
+  const { storeId } = useAccount();
+  const { month, move } = useSelectedMonth();
+  const data = useDailyMonth(storeId, month);
+  const [average, setAverage] = useState(true);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [pendingCells, setPendingCells] = useState(new Map<CellKey, DailyValue>());
+  const [pendingWeeks, setPendingWeeks] = useState(new Map<IsoDate, WeekEdit>());
+  const loading = data === undefined;
+
+  const failed = (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`);
+
+  function onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null) {
+    if (!storeId) return;
+    const edit = { date, row, metric, value };
+    if (mode === 'autosave') void saveDailyValues(device, storeId, [edit]).catch(failed);
+    else setPendingCells(new Map(pendingCells).set(cellKey(date, row, metric), edit));
+  }
+
+  function onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null) {
+    if (!storeId || !data) return;
+    const current = pendingWeeks.get(weekStart) ?? data.weeks.get(weekStart) ?? { daysComplete: null, workDays: null };
+    const edit = { daysComplete: current.daysComplete, workDays: current.workDays, [field]: value };
+    if (mode === 'autosave') void saveWeeks(device, storeId, [{ weekStart, ...edit }]).catch(failed);
+    else setPendingWeeks(new Map(pendingWeeks).set(weekStart, edit));
+  }
+
+  async function submit() {
+    if (!storeId) return setStatus('Cannot submit data: User store ID is missing.');
+    const cells = [...pendingCells.values()].filter((cell) => cell.value !== null || data?.values.has(cellKey(cell.date, cell.row, cell.metric)));
+    const weeks: WeekInput[] = [...pendingWeeks].map(([weekStart, edit]) => ({ weekStart, ...edit }));
+    if (cells.length === 0 && weeks.length === 0) return setStatus('No changes to submit.');
+    setBusy(true);
+    setStatus('Submitting...');
+    try {
+      const changed = (await saveDailyValues(device, storeId, cells)) + (await saveWeeks(device, storeId, weeks));
+      setPendingCells(new Map());
+      setPendingWeeks(new Map());
+      setStatus(changed ? 'Data submitted successfully!' : 'No changes to submit.');
+    } catch (error) {
+      setStatus(`Data submission error: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const valueOf = (key: CellKey) => (pendingCells.has(key) ? (pendingCells.get(key)?.value ?? null) : (data?.values.get(key) ?? null));
+
+  return (
+    <section className="daily" aria-labelledby="daily-title">
+      <h1 id="daily-title">{title}</h1>
+      {storeId ? null : <p className="error">Error: Store ID not found for user. Cannot load data.</p>}
+      <div className="kpi-bar">
+        <div className="month-navigator" role="group" aria-label="Daily month">
+          <button type="button" disabled={loading} onClick={() => move(-1)}>
+            {'< Prev'}
+          </button>
+          <span>{monthLabel(month)}</span>
+          <button type="button" disabled={loading} onClick={() => move(1)}>
+            {'Next >'}
+          </button>
+        </div>
+        {mode === 'submit' ? (
+          <button type="button" className="primary" disabled={loading || busy} onClick={() => void submit()}>
+            {busy ? 'Submitting...' : 'Submit Data'}
+          </button>
+        ) : null}
+        <label>
+          Week figures
+          <select value={average ? 'daily' : 'total'} onChange={(event) => setAverage(event.target.value === 'daily')}>
+            <option value="daily">Daily Average</option>
+            <option value="total">Total</option>
+          </select>
+        </label>
+      </div>
+      {status ? <p role="status">{status}</p> : null}
+      {notice ? (
+        <p className="notice" role="alert">
+          {notice}
+        </p>
+      ) : null}
+      {data ? (
+        <>
+          <KpiRow kpis={data.kpis} />
+          <DayGrid
+            month={data}
+            disabled={loading || busy || !storeId}
+            average={average}
+            valueOf={valueOf}
+            onCell={onCell}
+            onWeek={onWeek}
+            onInvalid={(message) => setNotice(`Notice: ${message}`)}
+          />
+        </>
+      ) : (
+        <p>Loading performance data...</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demo } from '../support/demo.ts';
+import type { E2E } from './support/harness.ts';
+import { startE2E } from './support/harness.ts';
+import { LoginPageModel, ShellModel } from './support/pages.ts';
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+describe('the Daily screen', () => {
+  let e2e: E2E;
+  let context: BrowserContext;
+  let page: Page;
+  const tile = (name: string) => page.getByRole('article', { name });
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    context = await e2e.newContext();
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    const login = new LoginPageModel(page);
+    await login.open(e2e.appUrl);
+    await login.signIn('manager@example.com');
+    await new ShellModel(page).waitForSignedIn();
+  });
+  afterAll(() => e2e?.close());
+
+  it("shows last month's demo figures as the server's rows add up", async () => {
+    // Computed here from the server's rows with SQL, not by the app's code.
+    const { rows } = await e2e.stack.database.query<{ month: string; hours: string; cp_hours: string; cp_sales: string; dc: number; wd: number }>(
+      `with m as (select (date_trunc('month', current_date) - interval '1 month')::date as first),
+            r as (select first, (first + interval '1 month - 1 day')::date as last, first - extract(dow from first)::int as grid_start from m)
+       select to_char(r.first, 'YYYY-MM') as month,
+         (select sum(value)::text from daily_inputs d where d.store_id = $1 and d.metric_type = 'hours' and d.entry_date between r.first and r.last) as hours,
+         (select sum(value)::text from daily_inputs d where d.store_id = $1 and d.metric_type = 'hours' and d.row_identifier = 'CP' and d.entry_date between r.first and r.last) as cp_hours,
+         (select sum(value)::text from daily_inputs d where d.store_id = $1 and d.metric_type = 'sales' and d.row_identifier = 'CP' and d.entry_date between r.first and r.last) as cp_sales,
+         (select coalesce(sum(days_complete), 0)::int from weekly_store_performance w where w.store_id = $1 and w.week_start_date between r.grid_start and r.last) as dc,
+         (select coalesce(sum(work_days), 0)::int from weekly_store_performance w where w.store_id = $1 and w.week_start_date between r.grid_start and r.last) as wd
+       from r`,
+      [demo.storeA],
+    );
+    const expected = rows[0];
+    if (!expected) throw new Error('no expected figures');
+    await page.goto(`${e2e.appUrl}/daily?month=${expected.month}`);
+    await expect.poll(() => tile('CP ELR').locator('.headline').textContent(), { timeout: 20_000 }).toBe(money.format(Number(expected.cp_sales) / Number(expected.cp_hours)));
+    // The first sync brings the weeks after the daily values: wait for them too.
+    await expect.poll(() => tile('Hours Per Day').locator('.headline').textContent(), { timeout: 20_000 }).toBe(oneDecimal.format(Number(expected.hours) / expected.dc));
+    expect(await tile('Month Complete').textContent()).toContain(`${expected.dc} days`);
+    expect(await tile('Month Complete').textContent()).toContain(`${expected.wd} work days`);
+    await page.screenshot({ path: await e2e.screenshotPath('daily-dark'), fullPage: true });
+  });
+
+  it('names every cell for screen readers and moves between cells with the arrow keys', async () => {
+    await page.goto(`${e2e.appUrl}/daily?month=2031-03`);
+    const first = page.getByLabel('CP Hours 2031-03-03');
+    await first.click();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('CP Sales 2031-03-03');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('W Sales 2031-03-03');
+    expect(await page.getByLabel('Days Complete Week 2').count()).toBe(1);
+    expect(await page.getByLabel('Work Days Week 2').count()).toBe(1);
+  });
+
+  it('updates the tiles as soon as a value is entered, and refuses text with a notice', async () => {
+    await page.getByLabel('Days Complete Week 2').fill('1');
+    await page.getByLabel('Work Days Week 2').fill('6');
+    await page.getByLabel('CP Hours 2031-03-03').fill('50');
+    await page.getByLabel('CP Sales 2031-03-03').fill('9250');
+    await page.getByLabel('W Hours 2031-03-03').click();
+    await expect.poll(() => tile('Hours Per Day').locator('.headline').textContent()).toBe('50.0');
+    expect(await tile('CP ELR').locator('.headline').textContent()).toBe('$185');
+    await page.getByLabel('W Hours 2031-03-03').fill('lots');
+    await page.getByLabel('W Sales 2031-03-03').click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Notice: W Hours 2031-03-03: "lots" is not a number.');
+    expect(await page.getByLabel('W Hours 2031-03-03').inputValue()).toBe('');
+  });
+
+  it('keeps an entry made offline through an offline reload, and sends it once the network is back', async () => {
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+    await context.setOffline(true);
+    await page.getByLabel('I Hours 2031-03-04').fill('7.5');
+    await page.getByLabel('I Sales 2031-03-04').click();
+    await page.reload();
+    await expect.poll(() => page.getByLabel('I Hours 2031-03-04').inputValue(), { timeout: 15_000 }).toBe('7.5');
+    const onServer = async () =>
+      (await e2e.stack.database.query<{ value: string }>(`select value::text from daily_inputs where entry_date = '2031-03-04' and row_identifier = 'I' and metric_type = 'hours'`)).rows;
+    expect(await onServer()).toEqual([]);
+    await context.setOffline(false);
+    await expect.poll(onServer, { timeout: 20_000 }).toEqual([{ value: '7.50' }]);
+    await page.evaluate(() => localStorage.setItem('theme', 'light'));
+    await page.reload();
+    await page.getByLabel('I Hours 2031-03-04').waitFor();
+    await page.screenshot({ path: await e2e.screenshotPath('daily-light'), fullPage: true });
+  });
+});
