@@ -94,4 +94,33 @@ describe('the Daily screen', () => {
     await page.getByLabel('I Hours 2031-03-04').waitFor();
     await page.screenshot({ path: await e2e.screenshotPath('daily-light'), fullPage: true });
   });
+
+  it('on the combined page keeps edits until "Submit Data", then saves them together', async () => {
+    await page.goto(`${e2e.appUrl}/daily-weekly?month=2031-06`);
+    await page.getByRole('heading', { name: 'Daily and Weekly Performance' }).waitFor();
+    const submit = page.getByRole('button', { name: 'Submit Data' });
+    await submit.click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'No changes to submit.' }).count()).toBe(1);
+    await page.getByLabel('CP Hours 2031-06-02').fill('40');
+    await page.getByLabel('CP Sales 2031-06-02').fill('7400');
+    await page.getByLabel('Days Complete Week 1').fill('1');
+    await page.getByLabel('Work Days Week 1').click();
+    const local = () =>
+      page.evaluate(async () => {
+        const db = await new Promise<IDBDatabase>((resolve) => {
+          const request = indexedDB.open('service-dashboard');
+          request.onsuccess = () => resolve(request.result);
+        });
+        return new Promise<number>((resolve) => {
+          const request = db.transaction('daily_inputs').objectStore('daily_inputs').count(IDBKeyRange.bound([
+            '11111111-1111-4111-8111-111111111111', '2031-06-01'], ['11111111-1111-4111-8111-111111111111', '2031-06-30', '\uffff']));
+          request.onsuccess = () => resolve(request.result);
+        });
+      });
+    expect(await local()).toBe(0);
+    await submit.click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Data submitted successfully!' }).count()).toBe(1);
+    expect(await local()).toBe(2);
+    await expect.poll(() => tile('CP ELR').locator('.headline').textContent()).toBe('$185');
+  });
 });
