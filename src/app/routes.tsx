@@ -6,12 +6,12 @@ import { DailyPerformance } from '../features/daily/DailyPerformance.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
+import { WeeklyPage } from '../features/weekly/WeeklyPage.tsx';
 import { LoginRoute, RequireAccount, RequireAdmin } from './guards.tsx';
 import { Shell } from './layout/Shell.tsx';
 
 /** Every route of the product; screens not built yet are named placeholders. */
 const screens: Array<[path: string, title: string]> = [
-  ['/weekly', 'Weekly Performance'],
   ['/monthly', 'Monthly Performance'],
   ['/yearly', 'Yearly Trend'],
   ['/service-overview', 'Service Overview'],
@@ -40,6 +40,7 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
             {['/daily-weekly', '/new-daily-weekly-performance'].map((path) => (
               <Route key={path} path={path} element={<DailyPerformance mode="submit" title="Daily and Weekly Performance" />} />
             ))}
+            <Route path="/weekly" element={<WeeklyPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route
               path="/admin"
