@@ -7,13 +7,13 @@ import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { WeeklyPage } from '../features/weekly/WeeklyPage.tsx';
+import { YearlyPage } from '../features/yearly/YearlyPage.tsx';
 import { LoginRoute, RequireAccount, RequireAdmin } from './guards.tsx';
 import { Shell } from './layout/Shell.tsx';
 
 /** Every route of the product; screens not built yet are named placeholders. */
 const screens: Array<[path: string, title: string]> = [
   ['/monthly', 'Monthly Performance'],
-  ['/yearly', 'Yearly Trend'],
   ['/service-overview', 'Service Overview'],
   ['/front-end-team', 'Front End Team'],
 ];
@@ -41,6 +41,7 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
               <Route key={path} path={path} element={<DailyPerformance mode="submit" title="Daily and Weekly Performance" />} />
             ))}
             <Route path="/weekly" element={<WeeklyPage />} />
+            <Route path="/yearly" element={<YearlyPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route
               path="/admin"

@@ -1,0 +1,113 @@
+import type { Row } from '../../data/synced-tables.ts';
+import { formatCurrency, formatHours, formatPercent } from '../../domain/format.ts';
+import type { YearlyInput, YearlyRow } from '../../domain/yearly.ts';
+import { deriveYearlyRow, yearlySummary } from '../../domain/yearly.ts';
+import { NumberCell } from '../../ui/NumberCell.tsx';
+
+export const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const inputFields = ['sales', 'gp_net', 'ros', 'personnel_exp', 'semi_fixed_exp', 'fixed_exp'] as const;
+export type InputField = (typeof inputFields)[number];
+const fieldLabels: Record<InputField, string> = {
+  sales: 'Sales',
+  gp_net: 'GP Net',
+  ros: 'Hours',
+  personnel_exp: 'Personnel Exp',
+  semi_fixed_exp: 'Semi Fixed',
+  fixed_exp: 'Fixed',
+};
+
+const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+export function monthInput(rows: Row[], month: number): YearlyInput {
+  const row = rows.find((r) => Number(r.month) === month);
+  return {
+    month,
+    sales: num(row?.sales),
+    gp_net: num(row?.gp_net),
+    ros: num(row?.ros),
+    personnel_exp: num(row?.personnel_exp),
+    semi_fixed_exp: num(row?.semi_fixed_exp),
+    fixed_exp: num(row?.fixed_exp),
+  };
+}
+
+type Props = {
+  year: number;
+  rows: Row[];
+  onCommit(year: number, month: number, field: InputField, value: number | null): void;
+  onInvalid(message: string): void;
+};
+
+/** One year: a row per month with its inputs and derived columns, then AVG and Total. */
+export function YearBlock({ year, rows, onCommit, onInvalid }: Props) {
+  const months = monthNames.map((_, i) => monthInput(rows, i + 1));
+  const { total, average } = yearlySummary(months);
+  const cell = (input: YearlyInput, field: InputField, rowIndex: number, column: number) => (
+    <td>
+      <NumberCell
+        label={`${fieldLabels[field]} ${monthNames[input.month - 1]} ${year}`}
+        value={input[field]}
+        row={year * 100 + rowIndex}
+        column={column}
+        onCommit={(value) => onCommit(year, input.month, field, value)}
+        onInvalid={onInvalid}
+      />
+    </td>
+  );
+  const summaryRow = (label: string, row: YearlyRow) => (
+    <tr className="summary">
+      <th scope="row">{label}</th>
+      <td>{formatCurrency(row.sales)}</td>
+      <td>{formatCurrency(row.gpNet)}</td>
+      <td>{formatPercent(row.gpPercentage)}</td>
+      <td>{formatHours(row.hours)}</td>
+      <td>{formatCurrency(row.hoursPerDay)}</td>
+      <td>{formatCurrency(row.personnelExp)}</td>
+      <td>{formatPercent(row.personnelPercentage)}</td>
+      <td>{formatCurrency(row.semiFixedExp)}</td>
+      <td>{formatPercent(row.semiFixedPercentage)}</td>
+      <td>{formatCurrency(row.fixedExp)}</td>
+      <td>{formatCurrency(row.netProfit)}</td>
+      <td>{formatPercent(row.netProfitMarginRos)}</td>
+    </tr>
+  );
+  return (
+    <table className="yearly-table" aria-label={`Yearly trend ${year}`}>
+      <caption>{year}</caption>
+      <thead>
+        <tr>
+          {['Month', 'Sales', 'GP Net', 'GP%', 'Hours', 'Hours Per Day', 'Personnel Exp', '%', 'Semi Fixed', '%', 'Fixed', 'NET', 'ROS'].map((h, i) => (
+            <th key={`${h}-${i}`} scope="col">
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {months.map((input, rowIndex) => {
+          const derived = deriveYearlyRow(input);
+          return (
+            <tr key={input.month}>
+              <th scope="row">{monthNames[input.month - 1]}</th>
+              {cell(input, 'sales', rowIndex, 0)}
+              {cell(input, 'gp_net', rowIndex, 1)}
+              <td>{formatPercent(derived.gpPercentage)}</td>
+              {cell(input, 'ros', rowIndex, 2)}
+              <td>{formatCurrency(derived.hoursPerDay)}</td>
+              {cell(input, 'personnel_exp', rowIndex, 3)}
+              <td>{formatPercent(derived.personnelPercentage)}</td>
+              {cell(input, 'semi_fixed_exp', rowIndex, 4)}
+              <td>{formatPercent(derived.semiFixedPercentage)}</td>
+              {cell(input, 'fixed_exp', rowIndex, 5)}
+              <td>{formatCurrency(derived.netProfit)}</td>
+              <td>{formatPercent(derived.netProfitMarginRos)}</td>
+            </tr>
+          );
+        })}
+        {summaryRow('AVG', average)}
+        {summaryRow('Total', total)}
+      </tbody>
+    </table>
+  );
+}
+

@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { useDevice } from '../../data/device-context.tsx';
+import { saveYearlyMonth, useYearlyInputs } from '../../data/repositories/store-month.ts';
+import { yearAndMonth } from '../../domain/month.ts';
+import { hasYearlyData } from '../../domain/yearly.ts';
+import { useAccount } from '../session/session-context.tsx';
+import { useSelectedMonth } from '../session/use-month.ts';
+import type { InputField } from './YearBlock.tsx';
+import { monthInput, monthNames, YearBlock } from './YearBlock.tsx';
+
+type Message = { text: string; error: boolean };
+/** Success messages stay 2.5 s, errors 4 s (spec section 9). */
+const clearAfterMs = { success: 2500, error: 4000 } as const;
+
+/** The yearly trend of the selected month's year and the year before; each cell saves when it loses focus. */
+export function YearlyPage() {
+  const device = useDevice();
+  const { storeId } = useAccount();
+  const { month } = useSelectedMonth();
+  const { year } = yearAndMonth(month);
+  const current = useYearlyInputs(storeId, year);
+  const previous = useYearlyInputs(storeId, year - 1);
+  const [message, setMessage] = useState<Message | null>(null);
+
+  useEffect(() => {
+    if (!message) return;
+    const timer = setTimeout(() => setMessage(null), message.error ? clearAfterMs.error : clearAfterMs.success);
+    return () => clearTimeout(timer);
+  }, [message]);
+
+  async function onCommit(rowYear: number, rowMonth: number, field: InputField, value: number | null) {
+    const name = `${monthNames[rowMonth - 1]} ${rowYear}`;
+    if (!storeId) return setMessage({ text: 'Store ID is not available. Cannot auto-save.', error: true });
+    const rows = (rowYear === year ? current : previous) ?? [];
+    const before = monthInput(rows, rowMonth);
+    // Empty or zero is saved as "no value".
+    const after = { ...before, [field]: value === 0 ? null : value };
+    const stored = rows.some((r) => Number(r.month) === rowMonth);
+    // A month with nothing in it is not created; clearing a stored month is still saved.
+    if (!hasYearlyData(after) && !stored) return;
+    try {
+      await saveYearlyMonth(device, storeId, rowYear, rowMonth, { [field]: after[field] });
+      setMessage({ text: `${name} auto-saved successfully!`, error: false });
+    } catch (error) {
+      setMessage({ text: `Auto-save failed for ${name}: ${error instanceof Error ? error.message : String(error)}`, error: true });
+    }
+  }
+
+  const loading = current === undefined || previous === undefined;
+  const empty = !loading && current.length === 0 && previous.length === 0;
+  return (
+    <section className="card yearly" aria-labelledby="yearly-title">
+      <h1 id="yearly-title">Yearly Trend</h1>
+      {message ? (
+        <p role={message.error ? 'alert' : 'status'} className={message.error ? 'error' : 'success'}>
+          {message.text}
+        </p>
+      ) : null}
+      {loading ? <p>Loading yearly performance data...</p> : null}
+      {empty ? <p>No data available for the selected years.</p> : null}
+      {loading ? null : (
+        <div className="year-blocks" data-grid>
+          <YearBlock year={year} rows={current} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} onInvalid={(text) => setMessage({ text: `Notice: ${text}`, error: true })} />
+          <YearBlock year={year - 1} rows={previous} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} onInvalid={(text) => setMessage({ text: `Notice: ${text}`, error: true })} />
+        </div>
+      )}
+    </section>
+  );
+}
