@@ -3,8 +3,10 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import type { AppDatabase } from '../data/app-database.ts';
 import { AdminPage } from '../features/admin/AdminPage.tsx';
 import { DailyPerformance } from '../features/daily/DailyPerformance.tsx';
+import { MonthlyPage } from '../features/monthly/MonthlyPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
+import { ServiceOverviewPage } from '../features/service-overview/ServiceOverviewPage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { WeeklyPage } from '../features/weekly/WeeklyPage.tsx';
 import { YearlyPage } from '../features/yearly/YearlyPage.tsx';
@@ -13,8 +15,6 @@ import { Shell } from './layout/Shell.tsx';
 
 /** Every route of the product; screens not built yet are named placeholders. */
 const screens: Array<[path: string, title: string]> = [
-  ['/monthly', 'Monthly Performance'],
-  ['/service-overview', 'Service Overview'],
   ['/front-end-team', 'Front End Team'],
 ];
 
@@ -41,7 +41,9 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
               <Route key={path} path={path} element={<DailyPerformance mode="submit" title="Daily and Weekly Performance" />} />
             ))}
             <Route path="/weekly" element={<WeeklyPage />} />
+            <Route path="/monthly" element={<MonthlyPage />} />
             <Route path="/yearly" element={<YearlyPage />} />
+            <Route path="/service-overview" element={<ServiceOverviewPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route
               path="/admin"

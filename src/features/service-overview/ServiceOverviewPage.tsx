@@ -1,0 +1,94 @@
+import { useStoreSettings } from '../../data/repositories/store-and-people.ts';
+import { formatCurrency, formatCurrencyOrDash, formatHours } from '../../domain/format.ts';
+import { elr } from '../../domain/kpi-math.ts';
+import { monthLabel } from '../../domain/month.ts';
+import { useDailyMonth } from '../daily/use-daily-month.ts';
+import { useAccount } from '../session/session-context.tsx';
+import { useSelectedMonth } from '../session/use-month.ts';
+
+const rates = [
+  ['labour_rate', 'Labour Rate'],
+  ['warranty_rate', 'Warranty Rate'],
+  ['internal_rate', 'Internal Rate'],
+] as const;
+const counts = [
+  ['stalls', 'Stalls'],
+  ['journeyman_technicians', 'Journeyman Technicians'],
+  ['apprentice_technicians', 'Apprentice Technicians'],
+  ['lube_techs', 'Lube Techs'],
+  ['service_advisors', 'Service Advisors'],
+  ['appt_coordinator', 'Appointment Coordinator'],
+  ['dispatcher', 'Dispatcher'],
+  ['service_manager', 'Service Manager'],
+] as const;
+
+/** The month at a glance: days, the store's configuration and the month's hours and sales by category. */
+export function ServiceOverviewPage() {
+  const { storeId } = useAccount();
+  const { month, move } = useSelectedMonth();
+  const data = useDailyMonth(storeId, month);
+  const settings = useStoreSettings(storeId);
+  const value = (key: string) => (settings?.[key] === null || settings?.[key] === undefined ? null : Number(settings[key]));
+  return (
+    <section className="card overview" aria-labelledby="overview-title">
+      <h1 id="overview-title">Service Overview</h1>
+      <div className="month-navigator" role="group" aria-label="Overview month">
+        <button type="button" onClick={() => move(-1)}>
+          Previous Month
+        </button>
+        <span>{monthLabel(month)}</span>
+        <button type="button" onClick={() => move(1)}>
+          Next Month
+        </button>
+      </div>
+      {data && settings !== undefined ? (
+        <div className="overview-grid">
+          <dl aria-label="Month">
+            <dt>Month</dt>
+            <dd>{monthLabel(month)}</dd>
+            <dt>Days Complete</dt>
+            <dd>{data.kpis.daysComplete}</dd>
+            <dt>Work Days</dt>
+            <dd>{data.kpis.workDays}</dd>
+          </dl>
+          <dl aria-label="Store configuration">
+            {rates.map(([key, label]) => (
+              <div key={key}>
+                <dt>{label}</dt>
+                <dd>{formatCurrencyOrDash(value(key))}</dd>
+              </div>
+            ))}
+            {counts.map(([key, label]) => (
+              <div key={key}>
+                <dt>{label}</dt>
+                <dd>{value(key) ?? '-'}</dd>
+              </div>
+            ))}
+          </dl>
+          <table aria-label="Monthly summary">
+            <thead>
+              <tr>
+                <th scope="col"> </th>
+                <th scope="col">Hours</th>
+                <th scope="col">Sales</th>
+                <th scope="col">ELR</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(['CP', 'W', 'I'] as const).map((row) => (
+                <tr key={row}>
+                  <th scope="row">{row}</th>
+                  <td>{formatHours(data.kpis.totals[row].hours)}</td>
+                  <td>{formatCurrency(data.kpis.totals[row].sales)}</td>
+                  <td>{formatCurrency(elr(data.kpis.totals[row].sales, data.kpis.totals[row].hours))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p>Loading performance data...</p>
+      )}
+    </section>
+  );
+}
