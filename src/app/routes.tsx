@@ -4,6 +4,7 @@ import type { AppDatabase } from '../data/app-database.ts';
 import { AdminPage } from '../features/admin/AdminPage.tsx';
 import { DailyPerformance } from '../features/daily/DailyPerformance.tsx';
 import { MonthlyPage } from '../features/monthly/MonthlyPage.tsx';
+import { OnePage } from '../features/one-page/OnePage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
 import { ServiceOverviewPage } from '../features/service-overview/ServiceOverviewPage.tsx';
@@ -32,7 +33,7 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
         />
         <Route element={<RequireAccount db={db} />}>
           <Route element={<Shell updateBanner={updateBanner} />}>
-            <Route index element={<ScreenPlaceholder title="One Page" />} />
+            <Route index element={<OnePage />} />
             {screens.map(([path, title]) => (
               <Route key={path} path={path} element={<ScreenPlaceholder title={title} />} />
             ))}

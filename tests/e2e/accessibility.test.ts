@@ -43,7 +43,7 @@ describe('accessibility of each screen (axe-core), in dark and light', () => {
   });
 
   const screens: Array<[path: string, ready: string, tab?: string]> = [
-    ['/', 'One Page'],
+    ['/', 'KPI Dashboard'],
     ['/daily', 'Daily Performance'],
     ['/settings', 'Targets for'],
     ['/settings', 'Service Overview Settings', 'Service Overview Settings'],

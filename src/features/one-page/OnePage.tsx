@@ -1,0 +1,47 @@
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { DailyPerformance } from '../daily/DailyPerformance.tsx';
+import { KpiDashboard } from '../kpi-dashboard/KpiDashboard.tsx';
+import { MonthlyPage } from '../monthly/MonthlyPage.tsx';
+import { WeeklyPage } from '../weekly/WeeklyPage.tsx';
+import { YearlyPage } from '../yearly/YearlyPage.tsx';
+
+/** Sections the sidebar's quick jumps scroll to, by ?section= (spec section 2). */
+export const onePageSections = ['daily', 'weekly', 'monthly-performance', 'yearly-trend'] as const;
+/** The spec scrolls after 500 ms, once the sections have laid out. */
+const scrollDelayMs = 500;
+
+/** Every screen of the month on one wide page (fixed 4200 px), led by the KPI dashboard. */
+export function OnePage() {
+  const [params] = useSearchParams();
+  const section = params.get('section');
+
+  useEffect(() => {
+    if (!section || !(onePageSections as readonly string[]).includes(section)) return;
+    const timer = setTimeout(() => {
+      document.getElementById(`${section}-section`)?.scrollIntoView({ behavior: 'smooth', block: 'start', inline: 'start' });
+    }, scrollDelayMs);
+    return () => clearTimeout(timer);
+  }, [section]);
+
+  return (
+    <div className="one-page">
+      <p className="banner">Ready to crush your goals today?</p>
+      <KpiDashboard />
+      <div className="one-page-sections">
+        <div id="daily-section" className="one-page-section daily-column">
+          <DailyPerformance mode="submit" title="Daily Performance" />
+        </div>
+        <div id="weekly-section" className="one-page-section">
+          <WeeklyPage />
+        </div>
+        <div id="monthly-performance-section" className="one-page-section">
+          <MonthlyPage />
+        </div>
+        <div id="yearly-trend-section" className="one-page-section">
+          <YearlyPage />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demo } from '../support/demo.ts';
+import type { E2E } from './support/harness.ts';
+import { startE2E } from './support/harness.ts';
+import { LoginPageModel, ShellModel } from './support/pages.ts';
+
+describe('One Page and the KPI dashboard', () => {
+  let e2e: E2E;
+  let page: Page;
+  const tileTitles = () => page.locator('.one-page .kpi-row').first().locator('article').evaluateAll((tiles) => tiles.map((t) => t.getAttribute('aria-label')));
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    const context = await e2e.newContext();
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    const login = new LoginPageModel(page);
+    await login.open(e2e.appUrl);
+    await login.signIn('manager@example.com');
+    await new ShellModel(page).waitForSignedIn();
+  });
+  afterAll(() => e2e?.close());
+
+  it('shows all twelve tiles in the default order, and the last three months behind Actual', async () => {
+    await page.goto(`${e2e.appUrl}/?month=2026-11`);
+    await page.getByRole('heading', { name: 'KPI Dashboard' }).waitFor();
+    expect(await tileTitles()).toEqual([
+      'Month Complete', 'Hours Per Day', 'Sales Per Day', 'CP ELR', 'Warranty ELR', 'Internal ELR', 'Total ELR',
+      'CP Hours Per RO', 'ROs Over 30 Days', 'Due Bills Over 30 Days', 'Shop Supplies', 'Work Mix',
+    ]);
+    const cpElr = page.getByRole('article', { name: 'CP ELR' }).first();
+    await cpElr.getByRole('button', { name: /^Actual:/ }).hover();
+    const tooltip = cpElr.getByRole('tooltip');
+    expect(await tooltip.textContent()).toContain('Last 3 Months (Actual)');
+    expect(await tooltip.locator('li').allTextContents()).toHaveLength(3);
+    expect((await tooltip.locator('li').first().textContent())?.startsWith('October 2026: $')).toBe(true);
+    await page.screenshot({ path: await e2e.screenshotPath('one-page-dark') });
+  });
+
+  it('reorders tiles from the keyboard and saves the order for the person', async () => {
+    const handle = page.getByRole('button', { name: 'Move Hours Per Day' });
+    await handle.focus();
+    // dnd-kit measures the tiles after picking one up: give each key its moment.
+    for (const key of ['Space', 'ArrowRight', 'Space']) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(250);
+    }
+    await expect.poll(async () => (await tileTitles()).slice(0, 3)).toEqual(['Month Complete', 'Sales Per Day', 'Hours Per Day']);
+    const saved = async () =>
+      (await e2e.stack.database.query<{ order: string[] | string }>(`select kpi_order as order from user_dashboard_preferences where user_id = $1`, [demo.managerId])).rows.map((r) =>
+        Array.isArray(r.order) ? r.order.slice(0, 3) : String(r.order),
+      );
+    await expect.poll(saved, { timeout: 20_000 }).toEqual([['monthComplete', 'salesPerDay', 'hoursPerDay']]);
+  });
+
+  it('scrolls to the section the sidebar asked for', async () => {
+    const left = () => page.evaluate(() => Math.round(document.getElementById('yearly-trend-section')?.getBoundingClientRect().left ?? 9999));
+    await page.goto(`${e2e.appUrl}/?month=2026-11`);
+    await page.getByRole('heading', { name: 'Yearly Trend' }).waitFor();
+    expect(await left()).toBeGreaterThan(1600); // off to the right, out of view
+    await page.goto(`${e2e.appUrl}/?month=2026-11&section=yearly-trend`);
+    await page.getByRole('heading', { name: 'Yearly Trend' }).waitFor();
+    // In view once scrolled (the last section can only come as far as the page's end allows).
+    await expect.poll(left, { timeout: 5000 }).toBeLessThan(1000);
+  });
+
+  it('says how to choose tiles when none are selected', async () => {
+    await page.goto(`${e2e.appUrl}/settings`);
+    await page.getByRole('tab', { name: 'Dashboard KPIs' }).click();
+    for (const box of await page.getByRole('checkbox').all()) await box.uncheck();
+    await page.getByRole('button', { name: 'Save Dashboard KPIs' }).click();
+    await page.getByText('Dashboard preferences saved.').waitFor();
+    await page.goto(`${e2e.appUrl}/`);
+    await expect
+      .poll(() => page.getByText('No KPI containers selected. Go to Settings → Dashboard KPIs to choose which containers to display.').count())
+      .toBe(1);
+  });
+});
