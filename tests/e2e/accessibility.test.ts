@@ -45,6 +45,11 @@ describe('accessibility of each screen (axe-core), in dark and light', () => {
   const screens: Array<[path: string, ready: string, tab?: string]> = [
     ['/', 'KPI Dashboard'],
     ['/daily', 'Daily Performance'],
+    ['/daily-weekly', 'Daily and Weekly Performance'],
+    ['/weekly', 'Weekly Performance'],
+    ['/monthly', 'Monthly Performance'],
+    ['/yearly', 'Yearly Trend'],
+    ['/service-overview', 'Service Overview'],
     ['/settings', 'Targets for'],
     ['/settings', 'Service Overview Settings', 'Service Overview Settings'],
     ['/settings', 'Dashboard KPIs', 'Dashboard KPIs'],

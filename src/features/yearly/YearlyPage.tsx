@@ -1,12 +1,20 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useDevice } from '../../data/device-context.tsx';
 import { saveYearlyMonth, useYearlyInputs } from '../../data/repositories/store-month.ts';
 import { yearAndMonth } from '../../domain/month.ts';
-import { hasYearlyData } from '../../domain/yearly.ts';
-import { useAccount } from '../session/session-context.tsx';
+import { deriveYearlyRow, hasYearlyData } from '../../domain/yearly.ts';
+import { useAccount, useSyncStatus } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
+import type { Row } from '../../data/synced-tables.ts';
 import type { InputField } from './YearBlock.tsx';
 import { monthInput, monthNames, YearBlock } from './YearBlock.tsx';
+
+function series(year: number, rows: Row[]) {
+  const months = monthNames.map((_, i) => deriveYearlyRow(monthInput(rows, i + 1)));
+  return { year, sales: months.map((m) => m.sales), net: months.map((m) => m.netProfit) };
+}
+
+const YearlyChart = lazy(() => import('./YearlyChart.tsx'));
 
 type Message = { text: string; error: boolean };
 /** Success messages stay 2.5 s, errors 4 s (spec section 9). */
@@ -46,7 +54,9 @@ export function YearlyPage() {
     }
   }
 
-  const loading = current === undefined || previous === undefined;
+  // A device's first sync is still bringing the data: that is loading, not "no data".
+  const { initialSync } = useSyncStatus();
+  const loading = current === undefined || previous === undefined || (initialSync !== null && current.length + previous.length === 0);
   const empty = !loading && current.length === 0 && previous.length === 0;
   return (
     <section className="card yearly" aria-labelledby="yearly-title">
@@ -58,6 +68,11 @@ export function YearlyPage() {
       ) : null}
       {loading ? <p>Loading yearly performance data...</p> : null}
       {empty ? <p>No data available for the selected years.</p> : null}
+      {loading ? null : (
+        <Suspense fallback={<p>Loading chart...</p>}>
+          <YearlyChart current={series(year, current)} previous={series(year - 1, previous)} />
+        </Suspense>
+      )}
       {loading ? null : (
         <div className="year-blocks" data-grid>
           <YearBlock year={year} rows={current} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} onInvalid={(text) => setMessage({ text: `Notice: ${text}`, error: true })} />

@@ -1,0 +1,34 @@
+/** Monthly sales and net profit of both years as lines. Loaded lazily with chart.js. */
+import { CategoryScale, Chart, Legend, LinearScale, LineElement, PointElement, Tooltip } from 'chart.js';
+import { Line } from 'react-chartjs-2';
+
+Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip, Legend);
+
+type Series = { year: number; sales: number[]; net: number[] };
+
+export default function YearlyChart({ current, previous }: { current: Series; previous: Series }) {
+  const text = getComputedStyle(document.documentElement).getPropertyValue('--text').trim() || '#e5edf9';
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  return (
+    <figure className="yearly-chart">
+      <Line
+        role="img"
+        aria-label={`Monthly sales and net profit, ${previous.year} and ${current.year}`}
+        data={{
+          labels: months,
+          datasets: [
+            { label: `Sales ${current.year}`, data: current.sales, borderColor: '#38bdf8', backgroundColor: '#38bdf8' },
+            { label: `Net ${current.year}`, data: current.net, borderColor: '#4ade80', backgroundColor: '#4ade80' },
+            { label: `Sales ${previous.year}`, data: previous.sales, borderColor: '#64748b', backgroundColor: '#64748b', borderDash: [6, 4] },
+            { label: `Net ${previous.year}`, data: previous.net, borderColor: '#a3a3a3', backgroundColor: '#a3a3a3', borderDash: [6, 4] },
+          ],
+        }}
+        options={{
+          animation: { duration: 1000 },
+          plugins: { legend: { labels: { color: text } } },
+          scales: { x: { ticks: { color: text } }, y: { ticks: { color: text } } },
+        }}
+      />
+    </figure>
+  );
+}
