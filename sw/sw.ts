@@ -48,10 +48,7 @@ self.addEventListener('sync', (event) => {
   if (sync.tag !== backgroundSyncTag) return;
   sync.waitUntil(
     (async () => {
-      const outcome = await backgroundPush(await workerConfig(), self.navigator.locks);
-      if (outcome === 'page-leads') {
-        for (const client of await self.clients.matchAll({ type: 'window' })) client.postMessage({ type: 'background-sync' });
-      }
+      await backgroundPush(await workerConfig(), self.navigator.locks, () => self.clients.matchAll({ type: 'window' }));
     })(),
   );
 });

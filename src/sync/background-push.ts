@@ -11,30 +11,59 @@ import { SyncEngine } from './engine.ts';
 import { InProcessLocks } from './leader.ts';
 import { supabaseTransport } from './supabase-transport.ts';
 
-export type BackgroundPushOutcome = 'pushed' | 'page-leads' | 'nothing-to-do';
+export type BackgroundPushOutcome = 'pushed' | 'nothing-to-do';
 
-/** Throws when the push must be retried later, so the browser schedules another `sync`. */
-export async function backgroundPush(config: BackendConfig, locks: LockManager): Promise<BackgroundPushOutcome> {
-  const outcome = await locks.request(syncLeaderLock, { ifAvailable: true }, async (lock) => {
-    if (!lock) return 'page-leads' as const;
-    const db = new AppDatabase(deviceDatabaseName);
-    try {
-      if ((await db.outbox.count()) === 0) return 'nothing-to-do' as const;
-      const { client, sessions } = createDeviceClient(config, db, { autoRefreshToken: false });
-      const engine = new SyncEngine({
-        db,
-        transport: supabaseTransport(client, sessions),
-        clock: { now: () => Date.now() },
-        timers: { setTimeout: () => 0, clearTimeout: () => undefined },
-        random: Math.random,
-        locks: new InProcessLocks(),
+/** Pushes the outbox from the worker, holding the sync-leader lock. Throws when it must be retried. */
+async function pushHoldingLock(config: BackendConfig): Promise<BackgroundPushOutcome> {
+  const db = new AppDatabase(deviceDatabaseName);
+  try {
+    if ((await db.outbox.count()) === 0) return 'nothing-to-do';
+    const { client, sessions } = createDeviceClient(config, db, { autoRefreshToken: false });
+    const engine = new SyncEngine({
+      db,
+      transport: supabaseTransport(client, sessions),
+      clock: { now: () => Date.now() },
+      timers: { setTimeout: () => 0, clearTimeout: () => undefined },
+      random: Math.random,
+      locks: new InProcessLocks(),
+    });
+    const result = await engine.runOnce('background-sync', { pushFirst: true });
+    if (!result.ok && result.reason === 'transient') throw new Error(`background push must wait: ${result.message}`);
+    return 'pushed';
+  } finally {
+    db.close();
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms))]);
+}
+
+/** The open windows of the app, as the worker reaches them. */
+export type AppWindows = () => Promise<ReadonlyArray<{ postMessage(message: unknown, transfer: Transferable[]): void }>>;
+
+/**
+ * The worker's answer to a Background Sync event. The event ends successfully only once
+ * the edits were pushed (here, or by the leading page, which answers on a port);
+ * otherwise it throws and the browser tries again later. A closing tab may still hold
+ * the lock for a moment, so with no page to ask the worker waits for the lock.
+ */
+export async function backgroundPush(config: BackendConfig, locks: LockManager, windows: AppWindows, timeoutMs = 60_000): Promise<BackgroundPushOutcome> {
+  const mine = await locks.request(syncLeaderLock, { ifAvailable: true }, (lock) => (lock ? pushHoldingLock(config) : null));
+  if (mine) return mine;
+  const open = await windows();
+  if (open.length > 0) {
+    // Each tab gets its own port (a port can be handed over once); only the leader answers.
+    const answers = open.map((page) => {
+      const channel = new MessageChannel();
+      page.postMessage({ type: 'background-sync' }, [channel.port2]);
+      return new Promise<{ ok: boolean }>((resolve) => {
+        channel.port1.onmessage = (event: MessageEvent) => resolve(event.data as { ok: boolean });
       });
-      const result = await engine.runOnce('background-sync');
-      if (!result.ok && result.reason === 'transient') throw new Error(`background push must wait: ${result.message}`);
-      return 'pushed' as const;
-    } finally {
-      db.close();
-    }
-  });
-  return outcome;
+    });
+    const answer = await withTimeout(Promise.race(answers), timeoutMs, 'the leading page');
+    if (!answer.ok) throw new Error('the leading page could not push yet');
+    return 'pushed';
+  }
+  return withTimeout(locks.request(syncLeaderLock, () => pushHoldingLock(config)), timeoutMs, 'waiting for the sync lock');
 }

@@ -133,13 +133,18 @@ export class SyncEngine {
     this.schedule(reason === 'local-write' ? this.options.debounceMs : 0, reason);
   }
 
-  /** Runs one cycle now (or joins the one under way). For "Sync now", background sync and tests. */
-  async runOnce(reason: SyncTrigger = 'manual'): Promise<CycleResult> {
+  /**
+   * Runs one cycle now (or joins the one under way). For "Sync now", background sync and
+   * tests. `pushFirst` pulls only the tables about to be pushed, even on a device whose
+   * first sync never finished: the service worker's short-lived background sync uses it
+   * to get edits out before anything else.
+   */
+  async runOnce(reason: SyncTrigger = 'manual', options: { pushFirst?: boolean } = {}): Promise<CycleResult> {
     if (this.cycle) {
       this.queued = this.merge(this.queued, reason);
       return this.cycle;
     }
-    this.cycle = this.runCycle(reason).finally(() => {
+    this.cycle = this.runCycle(reason, options.pushFirst ?? false).finally(() => {
       this.cycle = null;
       const next = this.queued;
       this.queued = null;
@@ -177,7 +182,7 @@ export class SyncEngine {
     this.options.onReport?.(this.report);
   }
 
-  private async runCycle(reason: SyncTrigger): Promise<CycleResult> {
+  private async runCycle(reason: SyncTrigger, pushFirst: boolean): Promise<CycleResult> {
     this.update({ state: 'syncing' });
     try {
       let session = await this.options.transport.session();
@@ -186,7 +191,7 @@ export class SyncEngine {
         if (session.status === 'unreachable') throw new SyncInterrupted({ kind: 'transient', status: 0, code: '', message: session.message });
         if (session.status === 'signed-out') return this.signedOut();
         try {
-          result = await this.syncAs(session, reason);
+          result = await this.syncAs(session, reason, pushFirst);
         } catch (error) {
           if (!(error instanceof SyncInterrupted) || error.failure.kind !== 'auth' || attempt === 1) throw error;
           session = await this.options.transport.refreshSession();
@@ -211,12 +216,12 @@ export class SyncEngine {
     return { ok: false, reason: 'signed-out', message: 'signed out' };
   }
 
-  private async syncAs(session: Extract<SessionState, { status: 'signed-in' }>, reason: SyncTrigger): Promise<CycleResult> {
+  private async syncAs(session: Extract<SessionState, { status: 'signed-in' }>, reason: SyncTrigger, pushFirst: boolean): Promise<CycleResult> {
     const { db, transport, tables, batchSize, pageSize } = this.options;
     const now = () => this.options.clock.now();
-    const firstSync = !(await initialPullDone(db, tables));
+    const firstSync = !pushFirst && !(await initialPullDone(db, tables));
     let toPull: readonly SyncedTable[] = tables;
-    if (!firstSync && !fullPullTriggers.has(reason)) {
+    if (pushFirst || (!firstSync && !fullPullTriggers.has(reason))) {
       const pendingTables = new Set((await pendingEntries(db, session.userId)).map((entry) => entry.table));
       toPull = tables.filter((table) => pendingTables.has(table));
     }

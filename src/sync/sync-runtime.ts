@@ -125,7 +125,11 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     if (document.visibilityState === 'visible') engine.trigger('visible');
   };
   const onWorkerMessage = (event: MessageEvent) => {
-    if ((event.data as { type?: string } | null)?.type === 'background-sync') engine.trigger('background-sync');
+    if ((event.data as { type?: string } | null)?.type !== 'background-sync') return;
+    const [port] = event.ports;
+    // The worker waits for the leading tab's answer before it lets the browser consider the sync done.
+    if (!port || !engine.isLeader) return engine.trigger('background-sync');
+    void engine.runOnce('background-sync').then((result) => port.postMessage({ ok: result.ok }));
   };
   globalThis.addEventListener?.('online', onOnline);
   globalThis.addEventListener?.('offline', onOffline);

@@ -70,7 +70,7 @@ describe('the Daily screen', () => {
     await page.getByLabel('CP Sales 2031-03-03').fill('9250');
     await page.getByLabel('W Hours 2031-03-03').click();
     await expect.poll(() => tile('Hours Per Day').locator('.headline').textContent()).toBe('50.0');
-    expect(await tile('CP ELR').locator('.headline').textContent()).toBe('$185');
+    await expect.poll(() => tile('CP ELR').locator('.headline').textContent()).toBe('$185');
     await page.getByLabel('W Hours 2031-03-03').fill('lots');
     await page.getByLabel('W Sales 2031-03-03').click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Notice: W Hours 2031-03-03: "lots" is not a number.');

@@ -57,17 +57,18 @@ describe('signing in and finding one’s way around', () => {
     await login.signIn('manager@example.com');
     await shell.waitForSignedIn();
     await page.goto(`${e2e.appUrl}/daily?month=2026-01`);
-    expect(await shell.monthLabel().textContent()).toBe('January 2026');
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('January 2026');
     await shell.moveMonth('Prev');
-    expect(await shell.monthLabel().textContent()).toBe('December 2025');
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('December 2025');
     await shell.moveMonth('Next');
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('January 2026');
     await shell.moveMonth('Next');
-    expect(await shell.monthLabel().textContent()).toBe('February 2026');
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('February 2026');
     await shell.go('Weekly');
     expect(page.url()).toContain('/weekly?month=2026-02');
     expect(await shell.heading().textContent()).toBe('Weekly Performance');
     await page.reload();
-    expect(await shell.monthLabel().textContent()).toBe('February 2026');
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('February 2026');
   });
 
   it('remembers light mode across a reload (dark is the default)', async () => {

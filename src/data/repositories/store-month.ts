@@ -20,7 +20,8 @@ export function useWeeks(storeId: string | null, weekStarts: IsoDate[]): Row[] |
   );
 }
 
-export type WeekInput = { weekStart: IsoDate; daysComplete: number | null; workDays: number | null };
+/** A week's change: only the fields given are written, so two quick edits never undo each other. */
+export type WeekInput = { weekStart: IsoDate; daysComplete?: number | null; workDays?: number | null };
 
 export async function saveWeeks(device: Device, storeId: string, weeks: WeekInput[]): Promise<number> {
   const rows = await device.db.mirror('weekly_store_performance').bulkGet(weeks.map((week) => [storeId, week.weekStart]));
@@ -36,8 +37,8 @@ export async function saveWeeks(device: Device, storeId: string, weeks: WeekInpu
           week_start_date: week.weekStart,
           week_end_date: format(addDays(start, 6), 'yyyy-MM-dd'),
           year: start.getFullYear(),
-          days_complete: week.daysComplete,
-          work_days: week.workDays,
+          ...(week.daysComplete !== undefined ? { days_complete: week.daysComplete } : {}),
+          ...(week.workDays !== undefined ? { work_days: week.workDays } : {}),
         },
       };
     }),

@@ -14,7 +14,7 @@ import type { CellKey } from './use-daily-month.ts';
 import { cellKey, useDailyMonth } from './use-daily-month.ts';
 
 type Mode = 'autosave' | 'submit';
-type WeekEdit = { daysComplete: number | null; workDays: number | null };
+type WeekEdit = { daysComplete?: number | null; workDays?: number | null };
 
 /**
  * The daily calendar: month tiles, the week grid and week summaries. In autosave mode a
@@ -44,11 +44,10 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   }
 
   function onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null) {
-    if (!storeId || !data) return;
-    const current = pendingWeeks.get(weekStart) ?? data.weeks.get(weekStart) ?? { daysComplete: null, workDays: null };
-    const edit = { daysComplete: current.daysComplete, workDays: current.workDays, [field]: value };
-    if (mode === 'autosave') void saveWeeks(device, storeId, [{ weekStart, ...edit }]).catch(failed);
-    else setPendingWeeks(new Map(pendingWeeks).set(weekStart, edit));
+    if (!storeId) return;
+    // Only the changed field is written: the other may have been saved a moment ago.
+    if (mode === 'autosave') void saveWeeks(device, storeId, [{ weekStart, [field]: value }]).catch(failed);
+    else setPendingWeeks(new Map(pendingWeeks).set(weekStart, { ...pendingWeeks.get(weekStart), [field]: value }));
   }
 
   async function submit() {

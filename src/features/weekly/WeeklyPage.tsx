@@ -30,11 +30,11 @@ export function WeeklyPage() {
   }, [saveState]);
 
   async function onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null) {
-    if (!storeId || !data) return;
-    const current = data.weeks.get(weekStart) ?? { daysComplete: null, workDays: null };
+    if (!storeId) return;
     setSaveState('saving');
     try {
-      await saveWeeks(device, storeId, [{ weekStart, daysComplete: current.daysComplete, workDays: current.workDays, [field]: value }]);
+      // Only the changed field is written: the other may have been saved a moment ago.
+      await saveWeeks(device, storeId, [{ weekStart, [field]: value }]);
       setSaveState('saved');
     } catch (error) {
       setSaveState('error');

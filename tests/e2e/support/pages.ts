@@ -35,10 +35,10 @@ export class ShellModel {
     return this.page.locator('.greeting');
   }
   monthLabel() {
-    return this.page.getByRole('group', { name: 'Month' }).locator('span');
+    return this.page.getByRole('group', { name: 'Month', exact: true }).locator('span');
   }
   async moveMonth(direction: 'Prev' | 'Next') {
-    await this.page.getByRole('group', { name: 'Month' }).getByRole('button', { name: direction }).click();
+    await this.page.getByRole('group', { name: 'Month', exact: true }).getByRole('button', { name: direction }).click();
   }
   heading() {
     return this.page.getByRole('heading', { level: 1 });

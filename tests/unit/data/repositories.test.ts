@@ -59,3 +59,13 @@ describe('repository write commands', () => {
     expect(await device.db.mirror('monthly_targets').count()).toBe(0);
   });
 });
+
+describe('two quick edits of one week', () => {
+  it('keep both fields: each save writes only its own', async () => {
+    const device: Device = { db: new AppDatabase('weeks', { indexedDB: new IDBFactory(), IDBKeyRange }), userId: 'u1', now: () => 1 };
+    await saveWeeks(device, 's1', [{ weekStart: '2026-11-08', daysComplete: 3 }]);
+    await saveWeeks(device, 's1', [{ weekStart: '2026-11-08', workDays: 6 }]);
+    expect(await device.db.mirror('weekly_store_performance').get(['s1', '2026-11-08'])).toMatchObject({ days_complete: 3, work_days: 6 });
+    device.db.close();
+  });
+});

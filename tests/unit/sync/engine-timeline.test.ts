@@ -119,3 +119,31 @@ describe('the sync timeline', () => {
     await engine.stop();
   });
 });
+
+describe('a push-first cycle (background sync)', () => {
+  it('pulls only the tables it pushes, even before the first full sync', async () => {
+    const db = new AppDatabase(`push-first-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const pulled: string[] = [];
+    const { saveRows } = await import('../../../src/data/local-writes.ts');
+    await saveRows(db, [{ table: 'monthly_targets', row: { store_id: 's1', year: 2031, month: 1, metric_key: 'cpElr', target_value: 1 } }], { userId: 'u1', now: 1 });
+    const engine = new SyncEngine({
+      db,
+      transport: {
+        session: async () => ({ status: 'signed-in', userId: 'u1' }),
+        refreshSession: async () => ({ status: 'signed-in', userId: 'u1' }),
+        push: async (_table, rows) => ({ ok: true, rows }),
+        pull: async (table) => {
+          pulled.push(table);
+          return { ok: true, page: { rows: [], cursor: null, hasMore: false } };
+        },
+      },
+      clock: { now: () => 0 },
+      timers: { setTimeout: () => 0, clearTimeout: () => undefined },
+      random: () => 0.5,
+      locks: new InProcessLocks(),
+    });
+    expect(await engine.runOnce('background-sync', { pushFirst: true })).toMatchObject({ ok: true, pushed: 1 });
+    expect(pulled).toEqual(['monthly_targets']);
+    db.close();
+  });
+});
