@@ -4,16 +4,6 @@ import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { LoginPageModel, ShellModel } from './support/pages.ts';
 
-async function openSignedIn(e2e: E2E, email: string, password?: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await e2e.newContext();
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const login = new LoginPageModel(page);
-  await login.open(e2e.appUrl);
-  await login.signIn(email, password);
-  return { context, page };
-}
-
 describe('the admin area', () => {
   let e2e: E2E;
   let admin: Page;
@@ -22,8 +12,7 @@ describe('the admin area', () => {
 
   beforeAll(async () => {
     e2e = await startE2E();
-    ({ page: admin, context: adminContext } = await openSignedIn(e2e, 'admin@example.com'));
-    await new ShellModel(admin).waitForSignedIn();
+    ({ page: admin, context: adminContext } = await e2e.signedInPage('admin@example.com'));
     admin.on('dialog', (dialog) => void dialog.accept());
     await admin.goto(`${e2e.appUrl}/admin`);
     await admin.getByRole('table', { name: 'Users' }).waitFor();
@@ -60,9 +49,8 @@ describe('the admin area', () => {
     await admin.getByRole('button', { name: 'Add User' }).click();
     await expect.poll(() => message().textContent()).toBe('User "new.writer@example.com" added successfully!');
 
-    const { page: newcomer } = await openSignedIn(e2e, 'new.writer@example.com', 'secret12');
+    const { page: newcomer } = await e2e.signedInPage('new.writer@example.com', { password: 'secret12' });
     const shell = new ShellModel(newcomer);
-    await shell.waitForSignedIn();
     expect(await shell.greeting().textContent()).toMatch(/, Wren$/);
 
     await admin.getByRole('tab', { name: 'Manage Stores' }).click();
@@ -77,7 +65,11 @@ describe('the admin area', () => {
     await admin.getByRole('button', { name: 'Add User' }).click();
     await expect.poll(() => message().textContent()).toBe('User "no.store@example.com" added successfully!');
 
-    const { page } = await openSignedIn(e2e, 'no.store@example.com', 'secret12');
+    const context = await e2e.newContext();
+    const page = context.pages()[0] ?? (await context.newPage());
+    const login = new LoginPageModel(page);
+    await login.open(e2e.appUrl);
+    await login.signIn('no.store@example.com', 'secret12');
     await page.getByRole('heading', { name: 'Authentication Issue' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toBe(
       'Your account is not properly configured. Please contact your administrator to assign you to a store.',

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
-import { LoginPageModel, ShellModel } from './support/pages.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -16,13 +15,7 @@ describe('the Daily screen', () => {
 
   beforeAll(async () => {
     e2e = await startE2E();
-    context = await e2e.newContext();
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1600, height: 1000 });
-    const login = new LoginPageModel(page);
-    await login.open(e2e.appUrl);
-    await login.signIn('manager@example.com');
-    await new ShellModel(page).waitForSignedIn();
+    ({ page, context } = await e2e.signedInPage('manager@example.com', { width: 1600, height: 1000 }));
   });
   afterAll(() => e2e?.close());
 

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
-import { LoginPageModel, ShellModel } from './support/pages.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
@@ -13,13 +12,7 @@ describe('the Monthly and Service Overview screens', () => {
   let lastMonth: string;
   beforeAll(async () => {
     e2e = await startE2E();
-    const context = await e2e.newContext();
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1440, height: 1000 });
-    const login = new LoginPageModel(page);
-    await login.open(e2e.appUrl);
-    await login.signIn('manager@example.com');
-    await new ShellModel(page).waitForSignedIn();
+    ({ page } = await e2e.signedInPage('manager@example.com', { width: 1440, height: 1000 }));
     const { rows } = await e2e.stack.database.query<{ month: string }>(`select to_char(current_date - interval '1 month', 'YYYY-MM') as month`);
     lastMonth = rows[0]?.month ?? '';
   });

@@ -3,18 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
-import { LoginPageModel, ShellModel } from './support/pages.ts';
-
-async function signedInPage(e2e: E2E, email: string): Promise<Page> {
-  const context = await e2e.newContext();
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const login = new LoginPageModel(page);
-  await login.open(e2e.appUrl);
-  await login.signIn(email);
-  await new ShellModel(page).waitForSignedIn();
-  return page;
-}
 
 describe('Settings', () => {
   let e2e: E2E;
@@ -23,7 +11,7 @@ describe('Settings', () => {
 
   beforeAll(async () => {
     e2e = await startE2E();
-    page = await signedInPage(e2e, 'manager@example.com');
+    page = (await e2e.signedInPage('manager@example.com')).page;
   });
   afterAll(() => e2e?.close());
 
@@ -77,7 +65,7 @@ describe('Settings', () => {
   });
 
   it('shows a KPI order chosen in one browser in another browser of the same person, without a reload', async () => {
-    const second = await signedInPage(e2e, 'manager@example.com');
+    const second = (await e2e.signedInPage('manager@example.com')).page;
     await second.goto(`${e2e.appUrl}/settings`);
     await second.getByRole('tab', { name: 'Dashboard KPIs' }).click();
     await second.getByRole('heading', { name: 'Dashboard KPIs' }).waitFor();

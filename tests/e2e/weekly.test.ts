@@ -2,20 +2,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
-import { LoginPageModel, ShellModel } from './support/pages.ts';
 
 describe('the Weekly screen', () => {
   let e2e: E2E;
   let page: Page;
   beforeAll(async () => {
     e2e = await startE2E();
-    const context = await e2e.newContext();
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1440, height: 900 });
-    const login = new LoginPageModel(page);
-    await login.open(e2e.appUrl);
-    await login.signIn('manager@example.com');
-    await new ShellModel(page).waitForSignedIn();
+    ({ page } = await e2e.signedInPage('manager@example.com', { width: 1440, height: 900 }));
   });
   afterAll(() => e2e?.close());
 

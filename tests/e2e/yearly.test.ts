@@ -3,20 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
-import { LoginPageModel, ShellModel } from './support/pages.ts';
 
 describe('the Yearly Trend screen', () => {
   let e2e: E2E;
   let page: Page;
   beforeAll(async () => {
     e2e = await startE2E();
-    const context = await e2e.newContext();
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1600, height: 1000 });
-    const login = new LoginPageModel(page);
-    await login.open(e2e.appUrl);
-    await login.signIn('manager@example.com');
-    await new ShellModel(page).waitForSignedIn();
+    ({ page } = await e2e.signedInPage('manager@example.com', { width: 1600, height: 1000 }));
   });
   afterAll(() => e2e?.close());
 

@@ -6,18 +6,21 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { startAppServer } from '../../../scripts/app-server.ts';
 import { projectRoot } from '../../../scripts/build-if-needed.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
+import { LoginPageModel, ShellModel } from './pages.ts';
 
 export type E2E = {
   stack: TestStack;
   appUrl: string;
   /** A browser with its own fresh profile (not incognito: installability and storage behave as for a person). */
   newContext(): Promise<BrowserContext>;
+  /** A fresh browser, signed in through the login page, at the given window size. */
+  signedInPage(email: string, options?: { password?: string; width?: number; height?: number }): Promise<{ page: Page; context: BrowserContext }>;
   screenshotPath(name: string): Promise<string>;
   close(): Promise<void>;
 };
@@ -32,18 +35,29 @@ export async function startE2E(): Promise<E2E> {
     config: { supabaseUrl: stack.url, supabaseAnonKey: stack.keys.anonKey },
   });
   const contexts: Array<{ context: BrowserContext; profile: string }> = [];
+  async function newContext(): Promise<BrowserContext> {
+    const profile = await mkdtemp(path.join(tmpdir(), 'e2e-profile-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+    contexts.push({ context, profile });
+    return context;
+  }
   return {
     stack,
     appUrl: app.url,
-    async newContext() {
-      const profile = await mkdtemp(path.join(tmpdir(), 'e2e-profile-'));
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: chromiumPath,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-      });
-      contexts.push({ context, profile });
-      return context;
+    newContext,
+    async signedInPage(email, options = {}) {
+      const context = await newContext();
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.setViewportSize({ width: options.width ?? 1440, height: options.height ?? 900 });
+      const login = new LoginPageModel(page);
+      await login.open(app.url);
+      await login.signIn(email, options.password);
+      await new ShellModel(page).waitForSignedIn();
+      return { page, context };
     },
     async screenshotPath(name) {
       const dir = path.join(projectRoot, 'test-results', 'screenshots');
