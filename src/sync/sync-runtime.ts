@@ -96,7 +96,12 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     // every new token, including the engine's own refreshes, which auth-js does not
     // announce; without it the channel would stay anonymous and RLS would hide all changes.
     observeStoredSession(db, authStorageKey, (session) => {
-      const token = session ? ((JSON.parse(session) as { access_token?: string }).access_token ?? null) : null;
+      let token: string | null = null;
+      try {
+        token = session ? ((JSON.parse(session) as { access_token?: string }).access_token ?? null) : null;
+      } catch {
+        token = null; // unreadable: treated as signed out; auth-js replaces it on the next sign-in
+      }
       if (!token) {
         tokenReady = false;
         followLeadership();
