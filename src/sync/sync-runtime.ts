@@ -100,7 +100,7 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       try {
         token = session ? ((JSON.parse(session) as { access_token?: string }).access_token ?? null) : null;
       } catch {
-        token = null; // unreadable: treated as signed out; auth-js replaces it on the next sign-in
+        // Unreadable: treated as signed out; auth-js replaces it on the next sign-in.
       }
       if (!token) {
         tokenReady = false;
