@@ -75,6 +75,22 @@ describe('the Daily screen', () => {
     await context.setOffline(true);
     await page.getByLabel('I Hours 2031-03-04').fill('7.5');
     await page.getByLabel('I Sales 2031-03-04').click();
+    // Saved on the device (the write on leaving the cell is asynchronous) before the reload.
+    const onDevice = () =>
+      page.evaluate(async () => {
+        const db = await new Promise<IDBDatabase>((resolve) => {
+          const request = indexedDB.open('service-dashboard');
+          request.onsuccess = () => resolve(request.result);
+        });
+        return new Promise<unknown>((resolve) => {
+          const request = db
+            .transaction('daily_inputs')
+            .objectStore('daily_inputs')
+            .get(['11111111-1111-4111-8111-111111111111', '2031-03-04', 'I', 'hours']);
+          request.onsuccess = () => resolve((request.result as { value?: unknown } | undefined)?.value ?? null);
+        });
+      });
+    await expect.poll(onDevice).toBe(7.5);
     await page.reload();
     await expect.poll(() => page.getByLabel('I Hours 2031-03-04').inputValue(), { timeout: 15_000 }).toBe('7.5');
     const onServer = async () =>
