@@ -1,6 +1,6 @@
 import type { IsoDate } from '../../domain/calendar.ts';
-import { formatCurrency, formatHours } from '../../domain/format.ts';
-import { dailyAverage, elr } from '../../domain/kpi-math.ts';
+import { dailyAverage } from '../../domain/kpi-math.ts';
+import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import type { GridWeek } from '../../domain/month-grid.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import type { WeekFigures } from './use-daily-month.ts';
@@ -17,37 +17,18 @@ type Props = {
 /** A week's ALL/CP/W/I hours, sales and ELR (daily average or total), and its days complete and work days. */
 export function WeekSummary({ week, figures, average, disabled, onWeek, onInvalid }: Props) {
   const totals = figures?.totals;
-  const rows = totals
-    ? ([
-        ['ALL', totals.CP.hours + totals.W.hours + totals.I.hours, totals.CP.sales + totals.W.sales + totals.I.sales],
-        ['CP', totals.CP.hours, totals.CP.sales],
-        ['W', totals.W.hours, totals.W.sales],
-        ['I', totals.I.hours, totals.I.sales],
-      ] as const)
+  const lines = totals
+    ? [
+        { name: 'ALL', hours: totals.CP.hours + totals.W.hours + totals.I.hours, sales: totals.CP.sales + totals.W.sales + totals.I.sales },
+        { name: 'CP', ...totals.CP },
+        { name: 'W', ...totals.W },
+        { name: 'I', ...totals.I },
+      ]
     : [];
-  const shown = (value: number) => (average ? dailyAverage(value, figures?.daysComplete ?? null) : value);
+  const scale = (value: number) => (average ? dailyAverage(value, figures?.daysComplete ?? null) : value);
   return (
     <div className="week-summary">
-      <table aria-label={`Week ${week.index} summary`}>
-        <thead>
-          <tr>
-            <th scope="col"> </th>
-            <th scope="col">Hours</th>
-            <th scope="col">Sales</th>
-            <th scope="col">ELR</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([name, hours, sales]) => (
-            <tr key={name}>
-              <th scope="row">{name}</th>
-              <td>{formatHours(shown(hours))}</td>
-              <td>{formatCurrency(shown(sales))}</td>
-              <td>{formatCurrency(elr(sales, hours))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <CategorySummary label={`Week ${week.index} summary`} lines={lines} scale={scale} />
       <div className="week-days">
         <label>
           DC

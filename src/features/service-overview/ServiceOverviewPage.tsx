@@ -1,7 +1,7 @@
 import { useStoreSettings } from '../../data/repositories/store-and-people.ts';
-import { formatCurrency, formatCurrencyOrDash, formatHours } from '../../domain/format.ts';
-import { elr } from '../../domain/kpi-math.ts';
+import { formatCurrencyOrDash } from '../../domain/format.ts';
 import { monthLabel } from '../../domain/month.ts';
+import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
@@ -65,26 +65,7 @@ export function ServiceOverviewPage() {
               </div>
             ))}
           </dl>
-          <table aria-label="Monthly summary">
-            <thead>
-              <tr>
-                <th scope="col"> </th>
-                <th scope="col">Hours</th>
-                <th scope="col">Sales</th>
-                <th scope="col">ELR</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(['CP', 'W', 'I'] as const).map((row) => (
-                <tr key={row}>
-                  <th scope="row">{row}</th>
-                  <td>{formatHours(data.kpis.totals[row].hours)}</td>
-                  <td>{formatCurrency(data.kpis.totals[row].sales)}</td>
-                  <td>{formatCurrency(elr(data.kpis.totals[row].sales, data.kpis.totals[row].hours))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CategorySummary label="Monthly summary" lines={(['CP', 'W', 'I'] as const).map((name) => ({ name, ...data.kpis.totals[name] }))} />
         </div>
       ) : (
         <p>Loading performance data...</p>
