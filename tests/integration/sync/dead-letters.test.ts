@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
-import { startTestStack } from '../../support/local-stack.ts';
 import type { Device } from './device.ts';
-import { createDevice, dailyWrite } from './device.ts';
+import { dailyWrite } from './device.ts';
+import { useSyncedDevice } from './synced-device.ts';
 
 describe('edits the server refuses', () => {
   let stack: TestStack;
@@ -11,15 +11,7 @@ describe('edits the server refuses', () => {
   const count = async (where: string, params: unknown[] = []) =>
     (await stack.database.query<{ n: number }>(`select count(*)::int as n from daily_inputs where ${where}`, params)).rows[0]?.n;
 
-  beforeAll(async () => {
-    stack = await startTestStack();
-    device = await createDevice(stack, 'manager@example.com');
-    await device.engine().runOnce('start');
-  });
-  afterAll(async () => {
-    device?.close();
-    await stack?.stop();
-  });
+  useSyncedDevice('manager@example.com', (world) => ({ stack, device } = world));
 
   it('lands 499 of a batch of 500 and keeps the one refused row, with the Postgres message', async () => {
     const writes = Array.from({ length: 500 }, (_, n) => dailyWrite(n, n === 137 ? 1e15 : n + 0.5));

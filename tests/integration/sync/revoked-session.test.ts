@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
-import { startTestStack } from '../../support/local-stack.ts';
 import type { Device } from './device.ts';
-import { createDevice, dailyWrite } from './device.ts';
+import { dailyWrite } from './device.ts';
+import { useSyncedDevice } from './synced-device.ts';
 
 describe('a session the server revoked while edits were queued', () => {
   let stack: TestStack;
@@ -11,15 +11,7 @@ describe('a session the server revoked while edits were queued', () => {
   const onServer = async () =>
     (await stack.database.query<{ n: number }>(`select count(*)::int as n from daily_inputs where entry_date >= '2031-01-01'`)).rows[0]?.n;
 
-  beforeAll(async () => {
-    stack = await startTestStack();
-    device = await createDevice(stack, 'manager@example.com');
-    await device.engine().runOnce('start');
-  });
-  afterAll(async () => {
-    device?.close();
-    await stack?.stop();
-  });
+  useSyncedDevice('manager@example.com', (world) => ({ stack, device } = world));
 
   it('keeps the edits, asks to sign in, pushes nothing for another user, and pushes after the same user returns', async () => {
     await device.save(Array.from({ length: 20 }, (_, n) => dailyWrite(n, n + 1)));

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signJwt } from '../../../supabase/local/jwt.ts';
 import type { TestStack } from '../../support/local-stack.ts';
-import { startTestStack } from '../../support/local-stack.ts';
 import type { Device } from './device.ts';
-import { createDevice, dailyWrite } from './device.ts';
+import { dailyWrite } from './device.ts';
+import { useSyncedDevice } from './synced-device.ts';
 
 describe('an access token that expires while the device is offline', () => {
   let stack: TestStack;
@@ -23,15 +23,7 @@ describe('an access token that expires while the device is offline', () => {
     await device.db.authStorage.put({ key: item.key, value: JSON.stringify(session) });
   }
 
-  beforeAll(async () => {
-    stack = await startTestStack();
-    device = await createDevice(stack, 'manager@example.com');
-    await device.engine().runOnce('start');
-  });
-  afterAll(async () => {
-    device?.close();
-    await stack?.stop();
-  });
+  useSyncedDevice('manager@example.com', (world) => ({ stack, device } = world));
 
   it('keeps the session and all 100 queued edits offline, refreshes on reconnect, then pushes them all', async () => {
     device.network.online = false;
