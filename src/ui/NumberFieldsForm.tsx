@@ -28,19 +28,40 @@ export function FormMessage({ message }: { message: FormResult | null }) {
 
 const show = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
 
+/** Keeps only the typed entries that still differ from the stored values. */
+function unsettled(edits: Record<string, string>, values: Record<string, number | null>, fields: readonly NumberField[]) {
+  return Object.fromEntries(
+    Object.entries(edits).filter(([key, typed]) => {
+      const field = fields.find((f) => f.key === key);
+      const parsed = parseNumberInput(typed, { integer: field?.integer });
+      return !parsed.ok || parsed.value !== (values[key] ?? null);
+    }),
+  );
+}
+
 /**
  * Numeric fields saved together. Every field is checked first: one bad entry is named and
  * nothing is saved. Scroll-wheel changes are blocked so scrolling never edits a value.
+ * A field shows what the person typed until it is saved; the others follow the stored
+ * values, so a change arriving from another device never wipes an entry in progress.
  */
 export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave, onResult }: Props) {
-  const [text, setText] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.key, show(values[f.key])])));
+  const [edits, setEdits] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  // When the stored values change (a save landing, or sync), entries they now match are settled.
+  const valuesKey = JSON.stringify(values);
+  const [seenValues, setSeenValues] = useState(valuesKey);
+  if (seenValues !== valuesKey) {
+    setSeenValues(valuesKey);
+    setEdits(unsettled(edits, values, fields));
+  }
+  const text = (key: string) => edits[key] ?? show(values[key]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const changes: Record<string, number | null> = {};
     for (const field of fields) {
-      const parsed = parseNumberInput(text[field.key] ?? '', { integer: field.integer, label: field.label });
+      const parsed = parseNumberInput(text(field.key), { integer: field.integer, label: field.label });
       if (!parsed.ok) return onResult({ text: parsed.message, error: true });
       if (parsed.value !== (values[field.key] ?? null)) changes[field.key] = parsed.value;
     }
@@ -60,10 +81,10 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
               type="number"
               inputMode="decimal"
               step={field.step ?? (field.integer ? '1' : 'any')}
-              value={text[field.key] ?? ''}
+              value={text(field.key)}
               disabled={disabled || busy}
               onWheel={(event) => event.currentTarget.blur()}
-              onChange={(event) => setText({ ...text, [field.key]: event.target.value })}
+              onChange={(event) => setEdits({ ...edits, [field.key]: event.target.value })}
             />
           </label>
         ))}

@@ -83,6 +83,52 @@ describe('Settings', () => {
     expect(await second.getByRole('checkbox', { name: 'Work Mix' }).isChecked()).toBe(false);
   });
 
+  it('keeps a target being typed when another device changes the same month', async () => {
+    await page.goto(`${e2e.appUrl}/settings?month=2031-03`);
+    await page.getByRole('heading', { name: 'Targets for March 2031' }).waitFor();
+    await page.getByLabel('Hours Per Day').fill('111');
+    // Another device saves a different target of the month; sync brings it here mid-entry.
+    await server(`update monthly_targets set target_value = 205 where store_id = $1 and year = 2031 and month = 3 and metric_key = 'cpElr'`, [demo.storeA]);
+    await expect.poll(() => page.getByLabel('CP ELR').inputValue(), { timeout: 20_000 }).toBe('205');
+    expect(await page.getByLabel('Hours Per Day').inputValue()).toBe('111');
+
+    await page.getByRole('button', { name: 'Save Targets' }).click();
+    await page.getByText('Targets saved successfully!').waitFor();
+    const stored = () => server(`select metric_key, target_value::text as value from monthly_targets where store_id = $1 and year = 2031 and month = 3 and metric_key in ('cpElr', 'hoursPerDay') order by 1`, [demo.storeA]);
+    await expect.poll(stored, { timeout: 15_000 }).toEqual([
+      { metric_key: 'cpElr', value: '205.00' },
+      { metric_key: 'hoursPerDay', value: '111.00' },
+    ]);
+  });
+
+  it('keeps an unsaved KPI choice when another device saves a different one, and the later save wins', async () => {
+    const second = (await e2e.signedInPage('manager@example.com')).page;
+    const secondDashboard = await second.context().newPage();
+    await second.goto(`${e2e.appUrl}/settings`);
+    await second.getByRole('tab', { name: 'Dashboard KPIs' }).click();
+    // Start from the saved choice of the test before (Work Mix off), then change it unsaved.
+    await expect.poll(() => second.getByRole('checkbox', { name: 'Work Mix' }).isChecked(), { timeout: 20_000 }).toBe(false);
+    await second.getByRole('checkbox', { name: 'Shop Supplies' }).uncheck();
+
+    await page.goto(`${e2e.appUrl}/settings`);
+    await page.getByRole('tab', { name: 'Dashboard KPIs' }).click();
+    await page.getByRole('button', { name: 'Move Sales Per Day up' }).click();
+    await page.getByRole('button', { name: 'Save Dashboard KPIs' }).click();
+    await page.getByText('Dashboard preferences saved.').waitFor();
+
+    // The second device has the first one's choice (its dashboard shows it), yet its own edit stays.
+    const tiles = () => secondDashboard.locator('.kpi-row').first().locator('article').evaluateAll((all) => all.map((t) => t.getAttribute('aria-label')));
+    await secondDashboard.goto(`${e2e.appUrl}/`);
+    await expect.poll(async () => (await tiles()).slice(0, 3), { timeout: 20_000 }).toEqual(['Month Complete', 'Sales Per Day', 'Hours Per Day']);
+    const secondLabels = await second.locator('.kpi-choices li label').allTextContents();
+    expect(secondLabels.slice(0, 3)).toEqual(['Month Complete', 'Hours Per Day', 'Sales Per Day']);
+    expect(await second.getByRole('checkbox', { name: 'Shop Supplies' }).isChecked()).toBe(false);
+
+    await second.getByRole('button', { name: 'Save Dashboard KPIs' }).click();
+    await second.getByText('Dashboard preferences saved.').waitFor();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Shop Supplies' }).isChecked(), { timeout: 20_000 }).toBe(false);
+  });
+
   it('lists an edit the server refused in the sync panel, with the reason', async () => {
     await page.goto(`${e2e.appUrl}/settings?month=2031-04`);
     await page.getByRole('heading', { name: 'Targets for April 2031' }).waitFor();

@@ -13,7 +13,7 @@ type Choice = { order: KpiId[]; selected: Set<KpiId> };
 export function KpiPreferencesTab() {
   const { userId, storeId } = useAccount();
   const saved = useDashboardPreferences(userId, storeId);
-  // Kept here: the chooser below starts over whenever the saved choice changes (this device or another).
+  // Kept here so the outcome outlives the chooser's re-renders.
   const [message, setMessage] = useState<FormResult | null>(null);
   if (saved === undefined) return <p>Loading KPI Data...</p>;
   const selected = saved ? orderedSelection(saved.selected_kpis, saved.kpi_order) : allKpiIds;
@@ -21,34 +21,49 @@ export function KpiPreferencesTab() {
   return (
     <section aria-labelledby="kpi-title">
       <h2 id="kpi-title">Dashboard KPIs</h2>
-      <KpiChooser key={JSON.stringify(saved)} initial={initial} storeId={storeId} onResult={setMessage} />
+      <KpiChooser key={userId ?? 'no-user'} initial={initial} storeId={storeId} onResult={setMessage} />
       <FormMessage message={message} />
     </section>
   );
 }
 
+const shownKpis = (choice: Choice) => choice.order.filter((id) => choice.selected.has(id));
+const sameKpis = (a: Choice, b: Choice) => JSON.stringify(shownKpis(a)) === JSON.stringify(shownKpis(b));
+
+/**
+ * The person's unsaved choice, kept until saved: a choice synced from another device replaces
+ * what is shown only while nothing here is being changed, so no edit in progress is wiped.
+ */
 function KpiChooser({ initial, storeId, onResult: setMessage }: { initial: Choice; storeId: string | null; onResult(message: FormResult): void }) {
   const device = useDevice();
-  const [choice, setChoice] = useState(initial);
+  const [draft, setDraft] = useState<Choice | null>(null);
+  const initialKey = JSON.stringify(shownKpis(initial));
+  const [seenInitial, setSeenInitial] = useState(initialKey);
+  if (seenInitial !== initialKey) {
+    setSeenInitial(initialKey);
+    // Dropped once saved, or when it never differed from what was saved before.
+    const drafted = draft && JSON.stringify(shownKpis(draft));
+    if (drafted === initialKey || drafted === seenInitial) setDraft(null);
+  }
+  const choice = draft ?? initial;
   const label = (id: KpiId) => kpiCatalogue.find((kpi) => kpi.id === id)?.label ?? id;
 
   function move(index: number, by: number) {
     const order = [...choice.order];
     const [item] = order.splice(index, 1);
     order.splice(index + by, 0, item as KpiId);
-    setChoice({ ...choice, order });
+    setDraft({ ...choice, order });
   }
   function toggle(id: KpiId) {
     const selected = new Set(choice.selected);
     if (selected.has(id)) selected.delete(id);
     else selected.add(id);
-    setChoice({ ...choice, selected });
+    setDraft({ ...choice, selected });
   }
   async function save() {
     if (!storeId) return setMessage({ text: 'Store ID is missing. Cannot save settings.', error: true });
-    const selected_kpis = choice.order.filter((id) => choice.selected.has(id));
-    const unchanged = JSON.stringify(selected_kpis) === JSON.stringify(initial.order.filter((id) => initial.selected.has(id)));
-    if (unchanged) return setMessage({ text: 'No changes to save.', error: false });
+    const selected_kpis = shownKpis(choice);
+    if (sameKpis(choice, initial)) return setMessage({ text: 'No changes to save.', error: false });
     try {
       await saveDashboardPreferences(device, storeId, { selected_kpis, kpi_order: selected_kpis });
       setMessage({ text: 'Dashboard preferences saved.', error: false });

@@ -33,7 +33,7 @@ export function StoreSettingsTab() {
     <section aria-labelledby="store-settings-title">
       <h2 id="store-settings-title">Service Overview Settings</h2>
       <NumberFieldsForm
-        key={`${storeId}-${JSON.stringify(values)}`}
+        key={storeId ?? 'no-store'}
         fields={storeSettingFields}
         values={values}
         onResult={setMessage}

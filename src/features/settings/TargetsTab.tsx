@@ -22,7 +22,7 @@ export function TargetsTab() {
     <section aria-labelledby="targets-title">
       <h2 id="targets-title">Targets for {monthLabel(month)}</h2>
       <NumberFieldsForm
-        key={`${storeId}-${month}-${JSON.stringify(stored)}`}
+        key={`${storeId}-${month}`}
         fields={targetFields.map((field) => ({ key: field.key, label: field.label, step: '0.01' }))}
         values={values}
         onResult={setMessage}
