@@ -11,3 +11,6 @@ export const formatPercent = (value: number) => `${wholeFormat.format(value)}%`;
 export const formatRatio = (value: number) => ratioFormat.format(value);
 /** Store configuration values: whole dollars, "-" when empty. */
 export const formatCurrencyOrDash = (value: number | null | undefined) => (value === null || value === undefined ? '-' : formatCurrency(value));
+const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+/** Counts (ROs, days worked, op codes): whole when whole, else up to 2 decimals. */
+export const formatCount = (value: number) => countFormat.format(value);

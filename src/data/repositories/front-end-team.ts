@@ -38,3 +38,27 @@ export function useTeamMonth(table: TeamDailyTable | TeamMonthTable, storeId: st
 export function saveTeamRows(device: Device, table: TeamDailyTable | TeamMonthTable, rows: Row[]) {
   return saveRows(device.db, rows.map((row) => ({ table, row })), writeContext(device));
 }
+
+export type AdvisorMonthTable = 'front_end_team_daily_performance' | 'front_end_team_advisor_totals' | 'front_end_team_advisor_op_codes';
+
+/**
+ * Sets one of an advisor's month figures (days worked, a total, an op code count). The
+ * tracker keeps them on the month's first day; should the month hold other dated rows for
+ * the advisor, the first day takes the difference, so the month adds up to what was typed.
+ */
+export async function saveAdvisorMonthFigure(
+  device: Device,
+  table: AdvisorMonthTable,
+  target: { storeId: string; advisorId: string; year: number; month: number },
+  field: string,
+  value: number | null,
+) {
+  const { storeId, advisorId, year, month } = target;
+  const firstDay = `${year}-${String(month).padStart(2, '0')}-01`;
+  const monthRows = await device.db.mirror(table).where('[store_id+year+month]').equals([storeId, year, month]).toArray();
+  const otherDays = monthRows
+    .filter((row) => row.advisor_id === advisorId && row.entry_date !== firstDay)
+    .reduce((sum, row) => sum + (Number(row[field] ?? 0) || 0), 0);
+  const stored = value === null || otherDays === 0 ? value : value - otherDays;
+  return saveTeamRows(device, table, [{ store_id: storeId, advisor_id: advisorId, entry_date: firstDay, year, month, [field]: stored }]);
+}

@@ -4,6 +4,7 @@ import { AppDatabase } from '../../../src/data/app-database.ts';
 import type { Device } from '../../../src/data/device-context.tsx';
 import { clearLocalData, UnsyncedEditsError, unsyncedCount } from '../../../src/data/local-data.ts';
 import { dailyInputsBetween, saveDailyValues } from '../../../src/data/repositories/daily-inputs.ts';
+import { saveAdvisorMonthFigure } from '../../../src/data/repositories/front-end-team.ts';
 import { addAdvisor, retireAdvisor } from '../../../src/data/repositories/store-and-people.ts';
 import { saveMonthlyTargets, saveWeeks } from '../../../src/data/repositories/store-month.ts';
 import { pendingEntries } from '../../../src/data/sync-store.ts';
@@ -44,9 +45,24 @@ describe('repository write commands', () => {
 
   it('adds advisors with a trimmed name, refuses a blank one, and retires without deleting', async () => {
     await expect(addAdvisor(device, 's1', '   ')).rejects.toThrow('Enter a name for the advisor.');
+    await expect(addAdvisor(device, 's1', 'x'.repeat(201))).rejects.toThrow('An advisor name can be 200 characters at most.');
+    expect(await device.db.mirror('front_end_team_advisors').count()).toBe(0);
     const id = await addAdvisor(device, 's1', '  Riley Chen ');
     await retireAdvisor(device, id);
     expect(await device.db.mirror('front_end_team_advisors').get([id])).toMatchObject({ advisor_name: 'Riley Chen', is_active: false });
+  });
+
+  it('keeps an advisor month figure on the first day, so the month adds up to what was typed', async () => {
+    const target = { storeId: 's1', advisorId: 'a1', year: 2026, month: 11 };
+    await saveAdvisorMonthFigure(device, 'front_end_team_advisor_totals', target, 'total_ros', 120);
+    const first = ['s1', 'a1', '2026-11-01'];
+    expect(await device.db.mirror('front_end_team_advisor_totals').get(first)).toMatchObject({ year: 2026, month: 11, total_ros: 120 });
+    // A dated row from elsewhere in the month: the first day holds the rest.
+    await device.db.mirror('front_end_team_advisor_totals').put({ store_id: 's1', advisor_id: 'a1', entry_date: '2026-11-14', year: 2026, month: 11, total_ros: 30 });
+    await saveAdvisorMonthFigure(device, 'front_end_team_advisor_totals', target, 'total_ros', 150);
+    expect((await device.db.mirror('front_end_team_advisor_totals').get(first))?.total_ros).toBe(120);
+    await saveAdvisorMonthFigure(device, 'front_end_team_advisor_totals', target, 'total_ros', null);
+    expect((await device.db.mirror('front_end_team_advisor_totals').get(first))?.total_ros).toBeNull();
   });
 
   it('refuses to clear the device while edits are unsynced, unless told to discard them', async () => {
