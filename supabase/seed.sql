@@ -184,3 +184,30 @@ select a.store_id, a.id, extract(year from current_date)::integer,
 from public.front_end_team_advisors a
 where a.store_id = '11111111-1111-4111-8111-111111111111'
 on conflict do nothing;
+
+-- The advisors' month so far: totals and op code counts, kept on the month's first day.
+insert into public.front_end_team_advisor_totals (
+  store_id, advisor_id, entry_date, year, month, parts_labour, labour_sales, total_ros,
+  total_hours, cp_labour, cp_ros, cp_hours, internal_ros, warranty_ros
+)
+select a.store_id, a.id, date_trunc('month', current_date)::date,
+       extract(year from current_date)::integer, extract(month from current_date)::integer,
+       t.ros * 640, t.ros * 355, t.ros, t.ros * 2, t.cp_ros * 380, t.cp_ros, t.cp_ros * 2.5,
+       t.ros - t.cp_ros - t.ros / 5, t.ros / 5
+from public.front_end_team_advisors a,
+     lateral (select 180 + abs(hashtext(a.advisor_name)) % 60 as ros) as r,
+     lateral (select r.ros as ros, (r.ros * 6) / 10 as cp_ros) as t
+where a.store_id = '11111111-1111-4111-8111-111111111111'
+on conflict do nothing;
+
+insert into public.front_end_team_advisor_op_codes (
+  store_id, advisor_id, entry_date, year, month, alignments, tire_sales, batteries,
+  auto_trans_service, coolant_service, diff_service, front_brakes, rear_brakes
+)
+select a.store_id, a.id, date_trunc('month', current_date)::date,
+       extract(year from current_date)::integer, extract(month from current_date)::integer,
+       12 + h % 9, 20 + h % 11, 4 + h % 6, 18 + h % 13, 9 + h % 5, 8 + h % 7, 5 + h % 4, 7 + h % 5
+from public.front_end_team_advisors a,
+     lateral (select abs(hashtext(a.employee_id)) as h) as x
+where a.store_id = '11111111-1111-4111-8111-111111111111'
+on conflict do nothing;

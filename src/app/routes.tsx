@@ -3,21 +3,16 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import type { AppDatabase } from '../data/app-database.ts';
 import { AdminPage } from '../features/admin/AdminPage.tsx';
 import { DailyPerformance } from '../features/daily/DailyPerformance.tsx';
+import { FrontEndTeamPage } from '../features/front-end-team/FrontEndTeamPage.tsx';
 import { MonthlyPage } from '../features/monthly/MonthlyPage.tsx';
 import { OnePage } from '../features/one-page/OnePage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
-import { ScreenPlaceholder } from '../features/placeholder/ScreenPlaceholder.tsx';
 import { ServiceOverviewPage } from '../features/service-overview/ServiceOverviewPage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { WeeklyPage } from '../features/weekly/WeeklyPage.tsx';
 import { YearlyPage } from '../features/yearly/YearlyPage.tsx';
 import { LoginRoute, RequireAccount, RequireAdmin } from './guards.tsx';
 import { Shell } from './layout/Shell.tsx';
-
-/** Every route of the product; screens not built yet are named placeholders. */
-const screens: Array<[path: string, title: string]> = [
-  ['/front-end-team', 'Front End Team'],
-];
 
 export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner: ReactNode }) {
   return (
@@ -34,9 +29,6 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
         <Route element={<RequireAccount db={db} />}>
           <Route element={<Shell updateBanner={updateBanner} />}>
             <Route index element={<OnePage />} />
-            {screens.map(([path, title]) => (
-              <Route key={path} path={path} element={<ScreenPlaceholder title={title} />} />
-            ))}
             <Route path="/daily" element={<DailyPerformance mode="autosave" title="Daily Performance" />} />
             {['/daily-weekly', '/new-daily-weekly-performance'].map((path) => (
               <Route key={path} path={path} element={<DailyPerformance mode="submit" title="Daily and Weekly Performance" />} />
@@ -45,6 +37,7 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
             <Route path="/monthly" element={<MonthlyPage />} />
             <Route path="/yearly" element={<YearlyPage />} />
             <Route path="/service-overview" element={<ServiceOverviewPage />} />
+            <Route path="/front-end-team" element={<FrontEndTeamPage />} />
             <Route path="/settings" element={<SettingsPage />} />
             <Route
               path="/admin"

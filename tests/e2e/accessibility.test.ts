@@ -50,6 +50,7 @@ describe('accessibility of each screen (axe-core), in dark and light', () => {
     ['/monthly', 'Monthly Performance'],
     ['/yearly', 'Yearly Trend'],
     ['/service-overview', 'Service Overview'],
+    ['/front-end-team', 'Score Card'],
     ['/settings', 'Targets for'],
     ['/settings', 'Service Overview Settings', 'Service Overview Settings'],
     ['/settings', 'Dashboard KPIs', 'Dashboard KPIs'],

@@ -1,0 +1,94 @@
+import type { ReactNode } from 'react';
+import type { Figures } from '../../domain/front-end-team.ts';
+import { addUp } from '../../domain/front-end-team.ts';
+import { formatCount, formatCurrency } from '../../domain/format.ts';
+import { NumberCell } from '../../ui/NumberCell.tsx';
+import type { Advisor } from './use-team-month.ts';
+
+export type FigureColumn = { key: string; label: string; money?: boolean };
+
+type Props = {
+  label: string;
+  columns: readonly FigureColumn[];
+  advisors: Advisor[];
+  figures: Map<string, Figures>;
+  onCommit(advisorId: string, key: string, value: number | null): void;
+  onInvalid(message: string): void;
+  /** Shown under a cell's input, e.g. the share of ROs an op code count stands for. */
+  note?(figures: Figures, key: string, advisorId: string | null): ReactNode;
+  /** Rows after the team's total (goals, targets). */
+  footer?: ReactNode;
+  /** A last column per advisor (the panel's Remove button), headed by `action.label`. */
+  action?: { label: string; render(advisor: Advisor): ReactNode };
+  totalLabel?: string;
+  /** What an empty team means right now (none added yet, or not fetched yet). */
+  emptyText: string;
+};
+
+export const showFigure = (value: number | null | undefined, money?: boolean) =>
+  value === null || value === undefined ? '-' : money ? formatCurrency(value) : formatCount(value);
+
+/** Advisors down, figures across, each cell saved as it is left; the team's total at the foot. */
+export function AdvisorFiguresTable({ label, columns, advisors, figures, onCommit, onInvalid, note, footer, action, totalLabel = 'TEAM TOTAL', emptyText }: Props) {
+  const keys = columns.map((c) => c.key);
+  const team = addUp([...figures.values()], keys);
+  return (
+    <table className="team-table" aria-label={label} data-grid>
+      <thead>
+        <tr>
+          <th scope="col">Advisor</th>
+          {columns.map((c) => (
+            <th key={c.key} scope="col">
+              {c.label}
+            </th>
+          ))}
+          {action ? <th scope="col">{action.label}</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {advisors.length === 0 ? (
+          <tr>
+            <td className="empty" colSpan={columns.length + (action ? 2 : 1)}>
+              {emptyText}
+            </td>
+          </tr>
+        ) : null}
+        {advisors.map((advisor, row) => {
+          const own = figures.get(advisor.id) ?? {};
+          return (
+            <tr key={advisor.id}>
+              <th scope="row">{advisor.name}</th>
+              {columns.map((c, column) => (
+                <td key={c.key}>
+                  <NumberCell
+                    label={`${c.label} ${advisor.name}`}
+                    value={own[c.key] ?? null}
+                    row={row}
+                    column={column}
+                    onCommit={(value) => onCommit(advisor.id, c.key, value)}
+                    onInvalid={onInvalid}
+                  />
+                  {note?.(own, c.key, advisor.id)}
+                </td>
+              ))}
+              {action ? <td>{action.render(advisor)}</td> : null}
+            </tr>
+          );
+        })}
+      </tbody>
+      <tfoot>
+        <tr className="team-total">
+          <th scope="row">{totalLabel}</th>
+          {columns.map((c) => (
+            <td key={c.key}>
+              {showFigure(team[c.key], c.money)}
+              {note?.(team, c.key, null)}
+            </td>
+          ))}
+          {action ? <td /> : null}
+        </tr>
+        {footer}
+      </tfoot>
+    </table>
+  );
+}

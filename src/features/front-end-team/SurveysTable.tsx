@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import type { Row } from '../../data/synced-tables.ts';
+import { addUp, npsPercent, surveyGoals, surveyStatus } from '../../domain/front-end-team.ts';
+import { formatPercent } from '../../domain/format.ts';
+import { showFigure } from './AdvisorFiguresTable.tsx';
+import { NumberCell } from '../../ui/NumberCell.tsx';
+import type { TeamMonth } from './use-team-month.ts';
+
+const numberColumns = [
+  { key: 'mpi_media', label: 'MPI Media' },
+  { key: 'surveys_count', label: 'Surveys' },
+  { key: 'email_penetration', label: 'Email Penetration' },
+] as const;
+
+const num = (value: unknown) => (value === null || value === undefined || value === '' ? null : Number(value));
+/** The server keeps NPS as text of up to 100 characters. */
+const npsMaxLength = 100;
+
+type Props = {
+  team: TeamMonth;
+  onSave(advisorId: string, fields: Row): void;
+  onInvalid(message: string): void;
+};
+
+/** Each advisor's month of surveys: MPI media, NPS (as typed), surveys and e-mail penetration. */
+export function SurveysTable({ team, onSave, onInvalid }: Props) {
+  const rows = team.advisors.map((advisor) => ({ advisor, survey: team.surveys.get(advisor.id) }));
+  const totalSurveys = addUp(rows.map((r) => r.survey ?? {}), ['surveys_count']).surveys_count;
+  return (
+    <>
+      <h2 id="surveys-title">Surveys</h2>
+      <table className="team-table" aria-label="Surveys" data-grid>
+        <thead>
+          <tr>
+            <th scope="col">Advisor</th>
+            <th scope="col">MPI Media</th>
+            <th scope="col">NPS Score</th>
+            <th scope="col">Surveys</th>
+            <th scope="col">Email Penetration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ advisor, survey }, row) => {
+            const mpi = num(survey?.mpi_media);
+            const cell = (key: (typeof numberColumns)[number]['key'], column: number) => {
+              const label = numberColumns.find((c) => c.key === key)?.label ?? key;
+              return (
+                <NumberCell
+                  label={`${label} ${advisor.name}`}
+                  value={num(survey?.[key])}
+                  row={row}
+                  column={column}
+                  onCommit={(value) => onSave(advisor.id, { [key]: value })}
+                  onInvalid={onInvalid}
+                />
+              );
+            };
+            return (
+              <tr key={advisor.id}>
+                <th scope="row">{advisor.name}</th>
+                <td className={`share ${surveyStatus(mpi, surveyGoals.mpiTarget)}`}>{cell('mpi_media', 0)}</td>
+                <td className={`share ${surveyStatus(npsPercent(survey?.nps_score), surveyGoals.npsTarget)}`}>
+                  <TextCell
+                    label={`NPS Score ${advisor.name}`}
+                    value={survey?.nps_score === null || survey?.nps_score === undefined ? '' : String(survey.nps_score)}
+                    onCommit={(text) => {
+                      if (text.length > npsMaxLength) return onInvalid(`NPS Score: ${npsMaxLength} characters at most.`);
+                      onSave(advisor.id, { nps_score: text.trim() === '' ? null : text.trim() });
+                    }}
+                  />
+                </td>
+                <td>{cell('surveys_count', 1)}</td>
+                <td>{cell('email_penetration', 2)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr className="team-total">
+            <th scope="row">TOTAL SURVEYS</th>
+            <td colSpan={2} />
+            <td>{showFigure(totalSurveys)}</td>
+            <td />
+          </tr>
+          <tr className="goal">
+            <th scope="row">BASELINE</th>
+            <td>{formatPercent(surveyGoals.baseline)}</td>
+            <td>{formatPercent(surveyGoals.baseline)}</td>
+            <td colSpan={2} />
+          </tr>
+          <tr className="goal">
+            <th scope="row">TARGET</th>
+            <td>{formatPercent(surveyGoals.mpiTarget)}</td>
+            <td>{formatPercent(surveyGoals.npsTarget)}</td>
+            <td colSpan={2} />
+          </tr>
+        </tfoot>
+      </table>
+    </>
+  );
+}
+
+/** Free text saved when the cell is left, only if it changed. */
+function TextCell({ label, value, onCommit }: { label: string; value: string; onCommit(text: string): void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <input
+      className="cell"
+      aria-label={label}
+      value={draft ?? value}
+      onFocus={() => setDraft(value)}
+      onChange={(event) => setDraft(event.target.value)}
+      onBlur={() => {
+        if (draft !== null && draft !== value) onCommit(draft);
+        setDraft(null);
+      }}
+    />
+  );
+}
