@@ -88,6 +88,34 @@ describe('the Front End Team screen', () => {
     expect(await pay.inputValue()).toBe(before);
   });
 
+  it('saves an NPS as typed and a score card target, and compares the team with it', async () => {
+    await page.goto(`${e2e.appUrl}/front-end-team?month=${currentMonth}`);
+    const [team] = await server<{ labour: string; hours: string }>(
+      `select sum(labour_sales)::text as labour, sum(total_hours)::text as hours from front_end_team_advisor_totals where store_id = $1 and to_char(entry_date, 'YYYY-MM') = $2`,
+      [demo.storeA, currentMonth],
+    );
+    const elr = Number(team?.labour) / Number(team?.hours);
+    const scoreCard = page.getByRole('table', { name: 'Score Card' });
+    const elrColumn = 4; // Total Sales / RO, ROs / Day, Labour / RO, Labour / Day, ELR
+    const cellOf = (row: RegExp) => scoreCard.getByRole('row', { name: row }).locator('td').nth(elrColumn);
+    await expect.poll(() => cellOf(/^TEAM TOTAL/).textContent(), { timeout: 20_000 }).toBe(money.format(elr));
+    expect(await cellOf(/^VS TARGET/).textContent()).toBe('No Target');
+
+    await page.getByLabel('Target ELR').fill(String(elr * 2));
+    await page.getByLabel('NPS Score Jordan Lee').fill('82%');
+    await page.getByLabel('Email Penetration Jordan Lee').click();
+    await expect.poll(() => cellOf(/^VS TARGET/).textContent()).toBe('50%');
+    await expect
+      .poll(
+        async () => [
+          ...(await server(`select elr::text as elr from front_end_team_targets where store_id = $1 and to_char(make_date(year, month, 1), 'YYYY-MM') = $2`, [demo.storeA, currentMonth])),
+          ...(await server(`select nps_score from advisor_survey_data where advisor_id = $1 and to_char(make_date(year, month, 1), 'YYYY-MM') = $2`, [demo.advisorA, currentMonth])),
+        ],
+        { timeout: 20_000 },
+      )
+      .toEqual([{ elr: (elr * 2).toFixed(2) }, { nps_score: '82%' }]);
+  });
+
   it('keeps op codes and a total entered offline through an offline reload, and sends them once the network is back', async () => {
     await page.goto(`${e2e.appUrl}/front-end-team?month=2031-06`);
     await page.getByLabel('Total ROs Priya Patel').waitFor();
@@ -108,7 +136,7 @@ describe('the Front End Team screen', () => {
         `select t.total_ros::text as ros, o.alignments::text as alignments, t.entry_date::text as day
            from front_end_team_advisor_totals t join front_end_team_advisor_op_codes o using (store_id, advisor_id, entry_date)
           where t.store_id = $1 and t.advisor_id = $2 and t.year = 2031 and t.month = 6`,
-        [demo.storeA, 'cccccccc-0000-4000-8000-000000000002'],
+        [demo.storeA, 'cccccccc-0000-4000-8000-000000000002'], // Priya Patel
       );
     expect(await onServer()).toEqual([]);
     await context.setOffline(false);
