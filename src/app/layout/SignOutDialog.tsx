@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useDevice } from '../../data/device-context.tsx';
 import { useSyncRuntime } from '../../features/session/session-context.tsx';
+import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { exportUnsyncedFile } from './export-unsynced.ts';
 
 /**
@@ -24,14 +25,9 @@ export function useGuardedSignOut() {
 export function SignOutDialog({ count, onClose, onDiscard }: { count: number; onClose: () => void; onDiscard: () => void }) {
   const sync = useSyncRuntime();
   const { db } = useDevice();
-  const ref = useRef<HTMLDialogElement>(null);
   const [message, setMessage] = useState<string | null>(null);
-  useEffect(() => {
-    ref.current?.showModal?.();
-  }, []);
   return (
-    <dialog ref={ref} className="card" aria-labelledby="sign-out-title" onCancel={onClose}>
-      <h2 id="sign-out-title">Edits not sent yet</h2>
+    <ModalDialog title="Edits not sent yet" onClose={onClose}>
       <p>
         {count === 1 ? '1 edit on this device has' : `${count} edits on this device have`} not reached the server. Signing out clears
         this device.
@@ -59,6 +55,6 @@ export function SignOutDialog({ count, onClose, onDiscard }: { count: number; on
           Cancel
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
-import type { FormEvent, ReactNode } from 'react';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
 import { useDevice } from '../../data/device-context.tsx';
 import { addAdvisor, retireAdvisor } from '../../data/repositories/store-and-people.ts';
 import { addUp, projectToMonthEnd } from '../../domain/front-end-team.ts';
 import { monthLabel } from '../../domain/month.ts';
 import type { MonthKey } from '../../domain/month.ts';
+import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import type { FigureColumn } from './AdvisorFiguresTable.tsx';
 import { AdvisorFiguresTable, showFigure } from './AdvisorFiguresTable.tsx';
 import type { Advisor, TeamMonth } from './use-team-month.ts';
@@ -147,18 +148,5 @@ function AddAdvisorDialog({ error, onAdd, onClose }: { error: string | null; onA
         </div>
       </form>
     </ModalDialog>
-  );
-}
-
-function ModalDialog({ title, onClose, children }: { title: string; onClose(): void; children: ReactNode }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    ref.current?.showModal?.();
-  }, []);
-  return (
-    <dialog ref={ref} className="card" aria-label={title} onCancel={onClose}>
-      <h3>{title}</h3>
-      {children}
-    </dialog>
   );
 }
