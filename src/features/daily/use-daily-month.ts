@@ -6,6 +6,7 @@
 import { useDailyInputs } from '../../data/repositories/daily-inputs.ts';
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import { useMonthlyTargets, useWeeks } from '../../data/repositories/store-month.ts';
+import type { Row } from '../../data/synced-tables.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import type { Totals } from '../../domain/kpi-math.ts';
 import { cpHoursPerRo, effectiveTargets, elr, monthComplete, perDay, totalHours, totalSales } from '../../domain/kpi-math.ts';
@@ -52,6 +53,25 @@ export function monthKpis(totals: Totals, daysComplete: number, workDays: number
   };
 }
 
+const storedCount = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+/** Each grid week's stored days complete and work days (null when not entered). */
+function weekDays(grid: GridWeek[], weekRows: Row[]) {
+  return grid.map((week) => {
+    const stored = weekRows.find((w) => w.week_start_date === week.start);
+    return { start: week.start, daysComplete: storedCount(stored?.days_complete), workDays: storedCount(stored?.work_days) };
+  });
+}
+
+/** The month's days complete and work days: the sums over the weeks of its grid. */
+export function useMonthDays(storeId: string | null, month: MonthKey): { daysComplete: number; workDays: number } | undefined {
+  const grid = monthGrid(month);
+  const weekRows = useWeeks(storeId, grid.map((week) => week.start));
+  if (!weekRows) return undefined;
+  const weeks = weekDays(grid, weekRows);
+  return { daysComplete: weeks.reduce((sum, w) => sum + (w.daysComplete ?? 0), 0), workDays: weeks.reduce((sum, w) => sum + (w.workDays ?? 0), 0) };
+}
+
 /** Undefined while the device database is still answering. */
 export function useDailyMonth(storeId: string | null, month: MonthKey): DailyMonth | undefined {
   const grid = monthGrid(month);
@@ -71,7 +91,8 @@ export function useDailyMonth(storeId: string | null, month: MonthKey): DailyMon
   const weeks = new Map<IsoDate, WeekFigures>();
   let daysComplete = 0;
   let workDays = 0;
-  for (const week of grid) {
+  const days = weekDays(grid, weekRows);
+  for (const [index, week] of grid.entries()) {
     const totals = emptyTotals();
     for (const day of week.days) {
       if (!day.inMonth) continue;
@@ -83,12 +104,7 @@ export function useDailyMonth(storeId: string | null, month: MonthKey): DailyMon
         }
       }
     }
-    const stored = weekRows.find((w) => w.week_start_date === week.start);
-    const figures: WeekFigures = {
-      daysComplete: stored?.days_complete === null || stored?.days_complete === undefined ? null : Number(stored.days_complete),
-      workDays: stored?.work_days === null || stored?.work_days === undefined ? null : Number(stored.work_days),
-      totals,
-    };
+    const figures: WeekFigures = { daysComplete: days[index]?.daysComplete ?? null, workDays: days[index]?.workDays ?? null, totals };
     daysComplete += figures.daysComplete ?? 0;
     workDays += figures.workDays ?? 0;
     weeks.set(week.start, figures);

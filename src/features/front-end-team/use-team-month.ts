@@ -10,7 +10,8 @@ import type { Figures } from '../../domain/front-end-team.ts';
 import { addUp, opCodeFields, totalsFields } from '../../domain/front-end-team.ts';
 import type { MonthKey } from '../../domain/month.ts';
 import { yearAndMonth } from '../../domain/month.ts';
-import { useDailyMonth } from '../daily/use-daily-month.ts';
+import { monthComplete } from '../../domain/kpi-math.ts';
+import { useMonthDays } from '../daily/use-daily-month.ts';
 import { useSyncStatus } from '../session/session-context.tsx';
 
 export type Advisor = { id: string; name: string };
@@ -45,7 +46,7 @@ export function useFrontEndTeamMonth(storeId: string | null, monthKey: MonthKey)
   const opCodes = useTeamMonth('front_end_team_advisor_op_codes', storeId, year, month);
   const surveys = useTeamMonth('advisor_survey_data', storeId, year, month);
   const targets = useTeamMonth('front_end_team_targets', storeId, year, month);
-  const store = useDailyMonth(storeId, monthKey);
+  const store = useMonthDays(storeId, monthKey);
   if (!advisorRows || !pay || !totals || !opCodes || !surveys || !targets || !store) return undefined;
   const advisors = advisorRows.map((row) => ({ id: String(row.id), name: String(row.advisor_name) }));
   return {
@@ -59,7 +60,7 @@ export function useFrontEndTeamMonth(storeId: string | null, monthKey: MonthKey)
     targets: targets[0],
     // Before this device's first sync an empty list says nothing about the store.
     emptyText: lastSyncedAt === null ? 'Fetching the team from the server...' : 'No advisors yet: add them in the Front End Team panel.',
-    daysComplete: store.kpis.daysComplete,
-    monthComplete: store.kpis.monthComplete,
+    daysComplete: store.daysComplete,
+    monthComplete: monthComplete(store.daysComplete, store.workDays),
   };
 }
