@@ -10,6 +10,7 @@
 import type { AppDatabase } from '../data/app-database.ts';
 import { pendingEntries } from '../data/sync-store.ts';
 import type { SyncedTable } from '../data/synced-tables.ts';
+import { serviceLimits } from '../domain/limits.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import { backoffDelay, defaultBackoff } from './backoff.ts';
@@ -78,8 +79,8 @@ export class SyncEngine {
       lockName: 'sync-leader',
       tables: syncedTableNames,
       backoff: defaultBackoff,
-      batchSize: 400,
-      pageSize: 1000,
+      batchSize: serviceLimits.pushBatchRows,
+      pageSize: serviceLimits.pullPageRows,
       debounceMs: 400,
       intervalMs: 60_000,
       ...options,

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RateLimitOptions } from './auth/rate-limit.ts';
+import { serviceLimits } from '../../src/domain/limits.ts';
 import { createAuthService } from './auth/auth-service.ts';
 import type { StackKeys } from './config.ts';
 import { keysFromEnv } from './config.ts';
@@ -29,7 +30,7 @@ export type LocalStackOptions = {
   port?: number;
   host?: string;
   keys?: StackKeys;
-  /** Largest request body accepted, in bytes. Default 1 MiB. */
+  /** Largest request body accepted, in bytes. Default serviceLimits.requestBodyBytes. */
   bodyLimit?: number;
   allowSignup?: boolean;
   rateLimit?: RateLimitOptions;
@@ -83,7 +84,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   await realtime.start();
   realtime.attach(server);
-  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const bodyLimit = options.bodyLimit ?? serviceLimits.requestBodyBytes;
 
   const services: Array<[string, (req: StackRequest) => Promise<Reply>]> = [
     ['/auth/v1', auth.route],
