@@ -23,7 +23,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 const browserHost = host === '0.0.0.0' || host === '127.0.0.1' ? 'localhost' : host;
 
 async function main() {
-  const keys = keysFromEnv();
+  const keys = await keysFromEnv();
   if (keys.usingDemoSecret) {
     log.warn('!! Using the PUBLIC demo JWT secret: anyone can forge tokens for this backend.');
     log.warn('!! Set SUPABASE_JWT_SECRET (32+ characters) before storing real data.');

@@ -81,8 +81,9 @@ create table if not exists auth.sessions (
   aal text not null default 'aal1'
 );
 
--- Refresh tokens rotate: each use revokes the token and issues its child. Presenting a
--- revoked token again means it leaked, so the whole session is ended.
+-- Refresh tokens rotate: each use revokes the token and issues its child. A revoked token
+-- presented again within the reuse interval yields the session's current token; later,
+-- it means it leaked, so the whole session is ended (supabase/local/auth/sessions.ts).
 create table if not exists auth.refresh_tokens (
   id bigserial primary key,
   token text not null unique,
@@ -93,6 +94,11 @@ create table if not exists auth.refresh_tokens (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+
+-- Found on every refresh (the session's current token) and on every sign-out everywhere.
+-- Created here rather than with the tables so an existing data folder gains them too.
+create index if not exists refresh_tokens_session_id_idx on auth.refresh_tokens (session_id, id);
+create index if not exists sessions_user_id_idx on auth.sessions (user_id);
 
 -- The JWT helpers PostgREST-backed policies call; same bodies as hosted Supabase.
 create or replace function auth.jwt() returns jsonb

@@ -17,15 +17,15 @@ export type StackKeys = {
 };
 
 /** The API keys `supabase start` prints, derived from the secret the same way. */
-export function apiKeysFor(jwtSecret: string): { anonKey: string; serviceRoleKey: string } {
+export async function apiKeysFor(jwtSecret: string): Promise<{ anonKey: string; serviceRoleKey: string }> {
   const key = (role: string) => signJwt({ iss: 'supabase-demo', role, exp: 1983812996 }, jwtSecret);
-  return { anonKey: key('anon'), serviceRoleKey: key('service_role') };
+  return { anonKey: await key('anon'), serviceRoleKey: await key('service_role') };
 }
 
-export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): StackKeys {
+export async function keysFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<StackKeys> {
   const jwtSecret = env.SUPABASE_JWT_SECRET || demoJwtSecret;
   if (jwtSecret.length < 32) throw new Error('SUPABASE_JWT_SECRET must be at least 32 characters long.');
-  const derived = apiKeysFor(jwtSecret);
+  const derived = await apiKeysFor(jwtSecret);
   return {
     jwtSecret,
     anonKey: env.SUPABASE_ANON_KEY || derived.anonKey,

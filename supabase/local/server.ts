@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RateLimitOptions } from './auth/rate-limit.ts';
+import type { AuthSettingsOverrides } from './auth/settings.ts';
 import { serviceLimits } from '../../src/domain/limits.ts';
 import { createAuthService } from './auth/auth-service.ts';
 import type { StackKeys } from './config.ts';
@@ -18,6 +18,7 @@ import { createFunctionsService } from './functions/functions-service.ts';
 import type { Reply } from './http.ts';
 import { BodyTooLargeError, clientAddress, corsHeaders, jsonReply, readBody, send } from './http.ts';
 import { log } from './logger.ts';
+import type { RealtimeStats } from './realtime/realtime-service.ts';
 import { createRealtimeService } from './realtime/realtime-service.ts';
 import type { StackRequest } from './request.ts';
 import { createRestService } from './rest/rest-service.ts';
@@ -33,7 +34,8 @@ export type LocalStackOptions = {
   /** Largest request body accepted, in bytes. Default serviceLimits.requestBodyBytes. */
   bodyLimit?: number;
   allowSignup?: boolean;
-  rateLimit?: RateLimitOptions;
+  /** Auth settings over those of the environment (token lifetimes, reuse interval, throttling). */
+  auth?: AuthSettingsOverrides;
   seedWhenEmpty?: boolean;
   functionsDir?: string;
 };
@@ -46,6 +48,8 @@ export type LocalStack = {
   /** Migrations this start applied (empty when the database was up to date). */
   appliedMigrations: string[];
   seeded: boolean;
+  /** Database work Realtime did for deliveries (for tests and benchmarks). */
+  realtimeStats(): RealtimeStats;
   close(): Promise<void>;
 };
 
@@ -53,7 +57,7 @@ const defaultFunctionsDir = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const { db } = options;
-  const keys = options.keys ?? keysFromEnv();
+  const keys = options.keys ?? (await keysFromEnv());
   await bootstrap(db);
   const appliedMigrations = await applyMigrations(db);
   const seeded = options.seedWhenEmpty !== false && (await isEmpty(db));
@@ -74,7 +78,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     jwtSecret: keys.jwtSecret,
     issuer: `${url}/auth/v1`,
     allowSignup: options.allowSignup,
-    rateLimit: options.rateLimit,
+    settings: options.auth,
   });
   const rest = createRestService({ db, jwtSecret: keys.jwtSecret, schema: () => schema });
   const realtime = createRealtimeService({ db, jwtSecret: keys.jwtSecret, schema: () => schema });
@@ -135,6 +139,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     db,
     appliedMigrations,
     seeded,
+    realtimeStats: () => realtime.stats(),
     async close() {
       await realtime.stop();
       server.closeAllConnections();

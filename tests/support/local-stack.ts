@@ -5,7 +5,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import type { RateLimitOptions } from '../../supabase/local/auth/rate-limit.ts';
+import type { AuthSettingsOverrides } from '../../supabase/local/auth/settings.ts';
 import type { LocalStack } from '../../supabase/local/server.ts';
 import { startLocalStack } from '../../supabase/local/server.ts';
 import type { EngineName, TestDatabase } from './test-databases.ts';
@@ -24,13 +24,13 @@ export type TestStack = LocalStack & {
 };
 
 export async function startTestStack(
-  options: { engine?: EngineName; rateLimit?: RateLimitOptions; bodyLimit?: number; allowSignup?: boolean } = {},
+  options: { engine?: EngineName; auth?: AuthSettingsOverrides; bodyLimit?: number; allowSignup?: boolean } = {},
 ): Promise<TestStack> {
   const database = await createTestDatabase(options.engine ?? 'pglite');
   const stack = await startLocalStack({
     db: database,
     port: 0,
-    rateLimit: options.rateLimit,
+    auth: options.auth,
     bodyLimit: options.bodyLimit,
     allowSignup: options.allowSignup,
   });

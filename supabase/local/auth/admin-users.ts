@@ -1,13 +1,15 @@
 /**
  * `/auth/v1/admin/users`: user management for the service role (the admin edge function
- * and scripts). Metadata updates shallow-merge, and a key set to null is removed.
+ * and scripts). Metadata updates shallow-merge, and a key set to null is removed. A new
+ * password or a ban ends the user's sessions; deleting the user deletes them with it.
  */
-import bcrypt from 'bcryptjs';
 import type { Database } from '../db/database.ts';
 import type { Reply } from '../http.ts';
 import { jsonReply } from '../http.ts';
 import type { StackRequest } from '../request.ts';
-import { checkPassword, createUser, findUser, mergeMetadata, userJson } from './users.ts';
+import { hashPassword } from './passwords.ts';
+import { endUserSessions } from './sessions.ts';
+import { checkEmail, checkMetadataSize, checkPassword, createUser, findUser, mergeMetadata, userJson } from './users.ts';
 
 type ErrorReply = (status: number, code: string, message: string, extra?: Record<string, unknown>) => Reply;
 
@@ -33,6 +35,19 @@ async function listUsers(req: StackRequest, db: Database): Promise<Reply> {
   return jsonReply(200, { users, aud: 'authenticated' }, { 'X-Total-Count': String(total), Link: links.join(', ') });
 }
 
+const durationUnitsMs: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A ban_duration as hosted Auth reads it: "none" lifts a ban, otherwise a Go duration such as "24h" or "1h30m". */
+export function parseBanDuration(raw: unknown): { lift: true } | { ms: number } | null {
+  if (raw === 'none') return { lift: true };
+  if (typeof raw !== 'string' || !/^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/.test(raw)) return null;
+  let ms = 0;
+  for (const [, amount, , unit] of raw.matchAll(/(\d+(\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) {
+    ms += Number(amount) * (durationUnitsMs[unit as string] ?? 0);
+  }
+  return Number.isFinite(ms) && ms <= 876_000 * 3_600_000 ? { ms } : null;
+}
+
 async function updateUser(id: string, body: Record<string, unknown>, db: Database, fail: ErrorReply): Promise<Reply> {
   const user = await findUser(db, { id });
   if (!user) return fail(404, 'user_not_found', 'User not found');
@@ -40,29 +55,44 @@ async function updateUser(id: string, body: Record<string, unknown>, db: Databas
   if (weak) return fail(weak.status, weak.code, weak.message, weak.extra);
   let email = user.email;
   if (body.email !== undefined) {
-    if (typeof body.email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(body.email.trim())) {
-      return fail(400, 'validation_failed', 'Unable to validate email address: invalid format');
-    }
-    email = body.email.trim().toLowerCase();
+    const checked = checkEmail(body.email);
+    if (!checked.ok) return fail(checked.status, checked.code, checked.message);
+    email = checked.email;
     const holder = await findUser(db, { email });
     if (holder && holder.id !== id) {
       return fail(422, 'email_exists', 'A user with this email address has already been registered');
     }
   }
-  await db.query(
-    `update auth.users set email = $2, encrypted_password = coalesce($3, encrypted_password),
-       email_confirmed_at = case when $4 then coalesce(email_confirmed_at, now()) else email_confirmed_at end,
-       raw_app_meta_data = $5::jsonb, raw_user_meta_data = $6::jsonb, updated_at = now()
-     where id = $1`,
-    [
-      id,
-      email,
-      typeof body.password === 'string' ? await bcrypt.hash(body.password, 10) : null,
-      body.email_confirm === true,
-      JSON.stringify(mergeMetadata(user.raw_app_meta_data, body.app_metadata)),
-      JSON.stringify(mergeMetadata(user.raw_user_meta_data, body.user_metadata)),
-    ],
-  );
+  const ban = body.ban_duration === undefined ? undefined : parseBanDuration(body.ban_duration);
+  if (ban === null) return fail(400, 'validation_failed', 'invalid format for ban duration');
+  const appMetadata = mergeMetadata(user.raw_app_meta_data, body.app_metadata);
+  const userMetadata = mergeMetadata(user.raw_user_meta_data, body.user_metadata);
+  const tooLarge = checkMetadataSize(userMetadata) ?? checkMetadataSize(appMetadata);
+  if (tooLarge) return fail(tooLarge.status, tooLarge.code, tooLarge.message);
+  const newHash = typeof body.password === 'string' ? await hashPassword(body.password) : null;
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `update auth.users set email = $2, encrypted_password = coalesce($3, encrypted_password),
+         email_confirmed_at = case when $4 then coalesce(email_confirmed_at, now()) else email_confirmed_at end,
+         raw_app_meta_data = $5::jsonb, raw_user_meta_data = $6::jsonb, updated_at = now(),
+         banned_until = case when $7 then null when $8::float8 is not null
+           then now() + make_interval(secs => $8::float8 / 1000) else banned_until end
+       where id = $1`,
+      [
+        id,
+        email,
+        newHash,
+        body.email_confirm === true,
+        JSON.stringify(appMetadata),
+        JSON.stringify(userMetadata),
+        ban !== undefined && 'lift' in ban,
+        ban !== undefined && 'ms' in ban ? ban.ms : null,
+      ],
+    );
+    // A new password (an admin's reset) or a ban ends every session: whoever held the
+    // old password, or the banned person, is signed out at their next refresh.
+    if (newHash || (ban && 'ms' in ban)) await endUserSessions(tx, id);
+  });
   const updated = await findUser(db, { id });
   return jsonReply(200, updated ? userJson(updated) : null);
 }

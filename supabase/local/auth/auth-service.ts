@@ -5,7 +5,6 @@
  * the API version the client asked for, so the client's retry and sign-out decisions
  * come out as they do against hosted Supabase.
  */
-import bcrypt from 'bcryptjs';
 import type { Database } from '../db/database.ts';
 import type { Reply } from '../http.ts';
 import { jsonReply } from '../http.ts';
@@ -15,19 +14,29 @@ import { log } from '../logger.ts';
 import type { StackRequest } from '../request.ts';
 import { bearer, header, jsonBody } from '../request.ts';
 import { handleAdminUsers } from './admin-users.ts';
-import type { RateLimitOptions } from './rate-limit.ts';
-import { SignInRateLimiter } from './rate-limit.ts';
+import { hashPassword, passwordMatches, prepareDummyHash } from './passwords.ts';
+import { SignInThrottle } from './rate-limit.ts';
 import type { SessionContext } from './sessions.ts';
-import { endSessions, openSession, refreshSession, sessionExists } from './sessions.ts';
-import { createUser, findUser, mergeMetadata, userJson } from './users.ts';
+import { endSessions, endUserSessions, openSession, refreshSession, sessionExists } from './sessions.ts';
+import type { AuthSettingsOverrides } from './settings.ts';
+import { resolveAuthSettings } from './settings.ts';
+import { checkEmail, checkMetadataSize, checkPassword, createUser, findUser, mergeMetadata, userJson } from './users.ts';
 
 export type AuthOptions = {
   db: Database;
   jwtSecret: string;
   issuer: string;
   allowSignup?: boolean;
-  rateLimit?: RateLimitOptions;
+  /** Overrides of the settings the environment gives (tests shorten times with these). */
+  settings?: AuthSettingsOverrides;
 };
+
+const refreshRefusals = {
+  refresh_token_not_found: 'Invalid Refresh Token: Refresh Token Not Found',
+  refresh_token_already_used: 'Invalid Refresh Token: Already Used',
+  session_expired: 'Invalid Refresh Token: Session Expired (Inactivity)',
+  user_banned: 'Invalid Refresh Token: User Banned',
+} as const;
 
 const apiVersion = '2024-01-01';
 
@@ -44,40 +53,52 @@ const ok = (body: unknown): Reply => jsonReply(200, body, { 'X-Supabase-Api-Vers
 export type VerifiedCaller = { ok: true; claims: JwtClaims } | { ok: false; reply: Reply };
 
 export function createAuthService(options: AuthOptions) {
-  const limiter = new SignInRateLimiter(options.rateLimit);
-  const ctx: SessionContext = { db: options.db, jwtSecret: options.jwtSecret, issuer: options.issuer };
+  const settings = resolveAuthSettings(options.settings);
+  const throttle = new SignInThrottle(settings.throttle);
+  const ctx: SessionContext = { db: options.db, jwtSecret: options.jwtSecret, issuer: options.issuer, settings };
+  void prepareDummyHash();
 
-  function verifyCaller(req: StackRequest): VerifiedCaller {
+  async function verifyCaller(req: StackRequest): Promise<VerifiedCaller> {
     const token = bearer(req);
     if (!token) {
       return { ok: false, reply: authError(req, 401, 'no_authorization', 'This endpoint requires a valid Bearer token') };
     }
-    const check = verifyJwt(token, options.jwtSecret);
+    const check = await verifyJwt(token, options.jwtSecret);
     if (!check.ok) {
-      const why = check.reason === 'expired' ? 'token has invalid claims: token is expired' : 'unable to parse or verify signature';
+      const why = {
+        expired: 'token has invalid claims: token is expired',
+        not_yet_valid: 'token has invalid claims: token is not valid yet',
+        issued_in_future: 'token has invalid claims: token used before issued',
+        malformed: 'unable to parse or verify signature',
+        bad_signature: 'unable to parse or verify signature',
+      }[check.reason];
       return { ok: false, reply: authError(req, 403, 'bad_jwt', `invalid JWT: ${why}`) };
     }
     return { ok: true, claims: check.claims };
   }
 
   async function signInWithPassword(req: StackRequest, body: Record<string, unknown>): Promise<Reply> {
-    const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+    const checked = checkEmail(body.email);
+    if (!checked.ok) return authError(req, checked.status, checked.code, checked.message);
+    const { email } = checked;
     const password = typeof body.password === 'string' ? body.password : '';
-    const wait = limiter.retryAfter(email, req.address);
-    if (wait > 0) {
-      return authError(req, 429, 'over_request_rate_limit', `Too many sign-in attempts. Try again in ${wait} seconds.`);
+    const waitMs = throttle.waitMs(email, req.address);
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      const reply = authError(req, 429, 'over_request_rate_limit', `Too many sign-in attempts. Try again in ${seconds} seconds.`);
+      return { ...reply, headers: { ...reply.headers, 'Retry-After': String(seconds) } };
     }
-    const user = email ? await findUser(options.db, { email }) : null;
-    const matches = !!user?.encrypted_password && (await bcrypt.compare(password, user.encrypted_password));
-    if (!user || !matches) {
-      limiter.recordFailure(email, req.address);
+    const user = await findUser(options.db, { email });
+    // One bcrypt comparison whether or not the account exists: same time either way.
+    if (!(await passwordMatches(password, user?.encrypted_password)) || !user) {
+      throttle.recordFailure(email, req.address);
       return authError(req, 400, 'invalid_credentials', 'Invalid login credentials');
     }
+    throttle.recordSuccess(email, req.address);
     if (!user.email_confirmed_at) return authError(req, 400, 'email_not_confirmed', 'Email not confirmed');
     if (user.banned_until && Date.parse(user.banned_until) > Date.now()) {
       return authError(req, 400, 'user_banned', 'User is banned');
     }
-    limiter.recordSuccess(email);
     return ok(await openSession(ctx, user));
   }
 
@@ -87,16 +108,13 @@ export function createAuthService(options: AuthOptions) {
     if (grant === 'refresh_token') {
       const presented = typeof body.refresh_token === 'string' ? body.refresh_token : '';
       const outcome = await refreshSession(ctx, presented);
-      if (outcome.ok) return ok(outcome.session);
-      return outcome.code === 'refresh_token_already_used'
-        ? authError(req, 400, outcome.code, 'Invalid Refresh Token: Already Used')
-        : authError(req, 400, outcome.code, 'Invalid Refresh Token: Refresh Token Not Found');
+      return outcome.ok ? ok(outcome.session) : authError(req, 400, outcome.code, refreshRefusals[outcome.code]);
     }
     return authError(req, 400, 'validation_failed', 'Unsupported grant_type');
   }
 
   async function currentUser(req: StackRequest, body: Record<string, unknown>): Promise<Reply> {
-    const caller = verifyCaller(req);
+    const caller = await verifyCaller(req);
     if (!caller.ok) return caller.reply;
     const { claims } = caller;
     if (claims.role === 'anon' || typeof claims.sub !== 'string') {
@@ -109,26 +127,27 @@ export function createAuthService(options: AuthOptions) {
     if (!user) return authError(req, 403, 'user_not_found', 'User from sub claim in JWT does not exist');
     if (req.method === 'GET') return ok(userJson(user));
 
-    if (body.password !== undefined && (typeof body.password !== 'string' || body.password.length < 6)) {
-      return authError(req, 422, 'weak_password', 'Password should be at least 6 characters.', {
-        weak_password: { reasons: ['length'] },
-      });
-    }
-    await options.db.query(
-      `update auth.users set raw_user_meta_data = $2::jsonb,
-         encrypted_password = coalesce($3, encrypted_password), updated_at = now() where id = $1`,
-      [
-        user.id,
-        JSON.stringify(mergeMetadata(user.raw_user_meta_data, body.data)),
-        typeof body.password === 'string' ? await bcrypt.hash(body.password, 10) : null,
-      ],
-    );
+    const weak = checkPassword(body.password);
+    if (weak) return authError(req, weak.status, weak.code, weak.message, weak.extra);
+    const metadata = mergeMetadata(user.raw_user_meta_data, body.data);
+    const tooLarge = checkMetadataSize(metadata);
+    if (tooLarge) return authError(req, tooLarge.status, tooLarge.code, tooLarge.message);
+    const newHash = typeof body.password === 'string' ? await hashPassword(body.password) : null;
+    await options.db.transaction(async (tx) => {
+      await tx.query(
+        `update auth.users set raw_user_meta_data = $2::jsonb,
+           encrypted_password = coalesce($3, encrypted_password), updated_at = now() where id = $1`,
+        [user.id, JSON.stringify(metadata), newHash],
+      );
+      // A new password signs the user out everywhere else; this session stays, as on hosted Auth.
+      if (newHash) await endUserSessions(tx, user.id, { except: String(claims.session_id) });
+    });
     const updated = await findUser(options.db, { id: user.id });
     return ok(updated ? userJson(updated) : null);
   }
 
   async function logout(req: StackRequest): Promise<Reply> {
-    const caller = verifyCaller(req);
+    const caller = await verifyCaller(req);
     if (!caller.ok) return caller.reply;
     const { sub, session_id: sessionId } = caller.claims;
     if (typeof sub === 'string' && typeof sessionId === 'string') {
@@ -175,7 +194,7 @@ export function createAuthService(options: AuthOptions) {
     }
     if (path === '/health' && method === 'GET') return ok({ name: 'GoTrue', description: 'embedded local Auth' });
     if (path.startsWith('/admin/users')) {
-      const caller = verifyCaller(req);
+      const caller = await verifyCaller(req);
       if (!caller.ok) return caller.reply;
       if (caller.claims.role !== 'service_role') return authError(req, 403, 'not_admin', 'User not allowed');
       return handleAdminUsers(req, body, options.db, (status, code, message, extra) =>

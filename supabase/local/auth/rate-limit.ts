@@ -1,52 +1,92 @@
 /**
- * Failed sign-in attempts per e-mail and per client address in a sliding window, so a
- * password can't be guessed at network speed. Only failures count: the people of one
- * dealership often share one public address and sign in all morning.
+ * Sign-in throttling that slows guessing without locking anyone out.
+ *
+ * Failures are counted per e-mail *and* client address: after a few free failures, each
+ * further attempt of that pair must wait, the wait doubling up to a bounded maximum. A
+ * guesser on one address is slowed to a crawl, while the owner signing in from another
+ * address (or a colleague behind the same dealership NAT, with their own e-mail) is never
+ * held back by it. Each address also has a generous ceiling of failures per window, which
+ * only a flood across many e-mails reaches. A success forgets the pair's failures.
+ *
+ * State is in memory and bounded: the oldest entries are dropped past `maxEntries`, so
+ * an attacker inventing e-mails and addresses cannot grow it without limit.
  */
-export type RateLimitOptions = { perEmail: number; perAddress: number; windowMs: number };
+import type { ThrottleSettings } from './settings.ts';
 
-export const defaultRateLimit: RateLimitOptions = { perEmail: 10, perAddress: 50, windowMs: 5 * 60_000 };
+type PairState = { failures: number; lastFailure: number };
 
-export class SignInRateLimiter {
-  private readonly failures = new Map<string, number[]>();
+const maxEntries = 50_000;
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key); // re-inserted at the end: Map order is the eviction order
+  map.set(key, value);
+  if (map.size > maxEntries) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+}
+
+export class SignInThrottle {
+  private readonly pairs = new Map<string, PairState>();
+  private readonly addresses = new Map<string, number[]>();
 
   constructor(
-    private readonly options: RateLimitOptions = defaultRateLimit,
+    private readonly settings: ThrottleSettings,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds until another attempt is allowed, or 0 when it is allowed now. */
-  retryAfter(email: string, address: string): number {
-    const waits = [
-      this.wait(`email:${email}`, this.options.perEmail),
-      this.wait(`addr:${address}`, this.options.perAddress),
-    ];
-    return Math.max(...waits);
+  /** Milliseconds until this e-mail may try again from this address; 0 when it may now. */
+  waitMs(email: string, address: string): number {
+    return Math.max(this.pairWait(email, address), this.addressWait(address));
   }
 
   recordFailure(email: string, address: string): void {
-    for (const key of [`email:${email}`, `addr:${address}`]) {
-      const list = this.recent(key);
-      list.push(this.now());
-      this.failures.set(key, list);
+    const now = this.now();
+    const key = this.pairKey(email, address);
+    const previous = this.livePair(key);
+    remember(this.pairs, key, { failures: (previous?.failures ?? 0) + 1, lastFailure: now });
+    const recent = this.liveAddress(address);
+    recent.push(now);
+    // Only the newest `addressFailures` matter for the ceiling.
+    remember(this.addresses, address, recent.slice(-this.settings.addressFailures));
+  }
+
+  recordSuccess(email: string, address: string): void {
+    this.pairs.delete(this.pairKey(email, address));
+  }
+
+  private pairKey(email: string, address: string): string {
+    return `${address}\u0000${email}`;
+  }
+
+  private livePair(key: string): PairState | undefined {
+    const state = this.pairs.get(key);
+    if (state && this.now() - state.lastFailure > this.settings.windowMs) {
+      this.pairs.delete(key);
+      return undefined;
     }
+    return state;
   }
 
-  recordSuccess(email: string): void {
-    this.failures.delete(`email:${email}`);
+  private liveAddress(address: string): number[] {
+    const cutoff = this.now() - this.settings.windowMs;
+    const recent = (this.addresses.get(address) ?? []).filter((time) => time > cutoff);
+    if (recent.length === 0) this.addresses.delete(address);
+    return recent;
   }
 
-  private recent(key: string): number[] {
-    const cutoff = this.now() - this.options.windowMs;
-    const list = (this.failures.get(key) ?? []).filter((time) => time > cutoff);
-    if (list.length === 0) this.failures.delete(key);
-    return list;
+  private pairWait(email: string, address: string): number {
+    const state = this.livePair(this.pairKey(email, address));
+    if (!state || state.failures < this.settings.freeFailures) return 0;
+    const doublings = Math.min(30, state.failures - this.settings.freeFailures);
+    const delay = Math.min(this.settings.maxDelayMs, this.settings.firstDelayMs * 2 ** doublings);
+    return Math.max(0, state.lastFailure + delay - this.now());
   }
 
-  private wait(key: string, limit: number): number {
-    const list = this.recent(key);
-    if (list.length < limit) return 0;
-    const oldest = list[list.length - limit] ?? this.now();
-    return Math.max(1, Math.ceil((oldest + this.options.windowMs - this.now()) / 1000));
+  private addressWait(address: string): number {
+    const recent = this.liveAddress(address);
+    if (recent.length < this.settings.addressFailures) return 0;
+    const oldest = recent[recent.length - this.settings.addressFailures] ?? this.now();
+    return Math.max(1, oldest + this.settings.windowMs - this.now());
   }
 }

@@ -1,26 +1,37 @@
 /**
- * Sessions and rotating refresh tokens. A refresh token is used once: using it revokes
- * it and issues its child; presenting a revoked one ends the whole session, because
- * only a stolen copy would be presented twice.
+ * Sessions and rotating refresh tokens, made for shop-floor Wi-Fi.
+ *
+ * Each refresh revokes the presented token and issues its child. A token that was
+ * already used is still honoured for a short reuse interval after it was revoked (a reply
+ * lost on the way, two tabs refreshing at once): the answer is the session's current
+ * token, not a new branch, so the family stays one line. Presented after the interval,
+ * only a stolen copy would still be in use, so the whole session ends. A session not
+ * refreshed for the inactivity timeout ends too, and so do all of a user's sessions when
+ * the password changes or an admin bans or deletes the user (see endUserSessions).
  */
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
 import { signJwt } from '../jwt.ts';
+import type { AuthSettings } from './settings.ts';
 import type { UserRow } from './users.ts';
 import { findUser, userJson } from './users.ts';
 
-export const accessTokenSeconds = 3600;
-
-export type SessionContext = { db: Database; jwtSecret: string; issuer: string; now?: () => number };
+export type SessionContext = {
+  db: Database;
+  jwtSecret: string;
+  issuer: string;
+  settings: Pick<AuthSettings, 'accessTokenSeconds' | 'refreshTokenReuseSeconds' | 'sessionInactivitySeconds'>;
+  now?: () => number;
+};
 
 function newRefreshToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-export function accessTokenFor(ctx: SessionContext, user: UserRow, sessionId: string, signedInAt: number) {
+export async function accessTokenFor(ctx: SessionContext, user: UserRow, sessionId: string, signedInAt: number) {
   const now = Math.floor((ctx.now?.() ?? Date.now()) / 1000);
-  const expiresAt = now + accessTokenSeconds;
-  const token = signJwt(
+  const expiresAt = now + ctx.settings.accessTokenSeconds;
+  const token = await signJwt(
     {
       iss: ctx.issuer,
       sub: user.id,
@@ -42,20 +53,22 @@ export function accessTokenFor(ctx: SessionContext, user: UserRow, sessionId: st
   return { token, expiresAt };
 }
 
-function sessionJson(ctx: SessionContext, user: UserRow, sessionId: string, refreshToken: string, signedInAt: number) {
-  const { token, expiresAt } = accessTokenFor(ctx, user, sessionId, signedInAt);
+async function sessionJson(ctx: SessionContext, user: UserRow, sessionId: string, refreshToken: string, signedInAt: number) {
+  const { token, expiresAt } = await accessTokenFor(ctx, user, sessionId, signedInAt);
   return {
     access_token: token,
     token_type: 'bearer',
-    expires_in: accessTokenSeconds,
+    expires_in: ctx.settings.accessTokenSeconds,
     expires_at: expiresAt,
     refresh_token: refreshToken,
     user: userJson(user),
   };
 }
 
+export type SessionReply = Awaited<ReturnType<typeof sessionJson>>;
+
 /** Opens a new session for a user who just proved who they are. */
-export async function openSession(ctx: SessionContext, user: UserRow) {
+export async function openSession(ctx: SessionContext, user: UserRow): Promise<SessionReply> {
   const refreshToken = newRefreshToken();
   const sessionId = await ctx.db.transaction(async (tx) => {
     await tx.query('update auth.users set last_sign_in_at = now() where id = $1', [user.id]);
@@ -74,38 +87,87 @@ export async function openSession(ctx: SessionContext, user: UserRow) {
   return sessionJson(ctx, fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000));
 }
 
-export type RefreshOutcome =
-  | { ok: true; session: ReturnType<typeof sessionJson> }
-  | { ok: false; code: 'refresh_token_not_found' | 'refresh_token_already_used' };
+export type RefreshFailure =
+  | 'refresh_token_not_found'
+  | 'refresh_token_already_used'
+  | 'session_expired'
+  | 'user_banned';
 
-export async function refreshSession(ctx: SessionContext, presented: string): Promise<RefreshOutcome> {
-  const child = newRefreshToken();
-  const result = await ctx.db.transaction(async (tx: Queryable) => {
-    const { rows } = await tx.query<{ user_id: string; session_id: string; revoked: boolean; signed_in: number }>(
-      `select t.user_id::text, t.session_id::text, t.revoked,
-              extract(epoch from s.created_at)::bigint as signed_in
-       from auth.refresh_tokens t join auth.sessions s on s.id = t.session_id
-       where t.token = $1 for update of t`,
-      [presented],
-    );
-    const row = rows[0];
-    if (!row) return { ok: false as const, code: 'refresh_token_not_found' as const };
-    if (row.revoked) {
-      await tx.query('delete from auth.sessions where id = $1', [row.session_id]);
+export type RefreshOutcome = { ok: true; session: SessionReply } | { ok: false; code: RefreshFailure };
+
+type PresentedToken = {
+  user_id: string;
+  session_id: string;
+  revoked: boolean;
+  signed_in: number;
+  /** Seconds since the token was revoked (its last update), and since the session was last refreshed. */
+  revoked_for: number;
+  idle_for: number;
+  banned: boolean;
+};
+
+/** Within one transaction: what the presented token yields, or why it yields nothing. */
+async function exchange(tx: Queryable, ctx: SessionContext, presented: string) {
+  const { rows } = await tx.query<PresentedToken>(
+    `select t.user_id::text, t.session_id::text, t.revoked,
+            extract(epoch from s.created_at)::bigint as signed_in,
+            extract(epoch from (now() - t.updated_at))::float8 as revoked_for,
+            extract(epoch from (now() - s.updated_at))::float8 as idle_for,
+            coalesce(u.banned_until > now(), false) as banned
+     from auth.refresh_tokens t
+     join auth.sessions s on s.id = t.session_id
+     join auth.users u on u.id = t.user_id
+     where t.token = $1 for update of t, s`,
+    [presented],
+  );
+  const row = rows[0];
+  if (!row) return { ok: false as const, code: 'refresh_token_not_found' as const };
+  const endSession = () => tx.query('delete from auth.sessions where id = $1', [row.session_id]);
+  const inactivity = ctx.settings.sessionInactivitySeconds;
+  if (inactivity > 0 && Number(row.idle_for) > inactivity) {
+    await endSession();
+    return { ok: false as const, code: 'session_expired' as const };
+  }
+  if (row.banned) {
+    await endSession();
+    return { ok: false as const, code: 'user_banned' as const };
+  }
+  let issued: string | null = null;
+  if (row.revoked) {
+    if (Number(row.revoked_for) > ctx.settings.refreshTokenReuseSeconds) {
+      await endSession();
       return { ok: false as const, code: 'refresh_token_already_used' as const };
     }
-    await tx.query('update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1', [presented]);
-    await tx.query(
-      'insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)',
-      [child, row.user_id, row.session_id, presented],
+    // Reused within the interval: answer with the token the lost reply carried.
+    const active = await tx.query<{ token: string }>(
+      'select token from auth.refresh_tokens where session_id = $1 and not revoked order by id desc limit 1',
+      [row.session_id],
     );
-    await tx.query('update auth.sessions set updated_at = now() where id = $1', [row.session_id]);
-    return { ok: true as const, userId: row.user_id, sessionId: row.session_id, signedIn: Number(row.signed_in) };
-  });
+    issued = active.rows[0]?.token ?? null;
+  }
+  if (!issued) {
+    issued = newRefreshToken();
+    await tx.query('update auth.refresh_tokens set revoked = true, updated_at = now() where token = $1 and not revoked', [
+      presented,
+    ]);
+    await tx.query('insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)', [
+      issued,
+      row.user_id,
+      row.session_id,
+      presented,
+    ]);
+  }
+  await tx.query('update auth.sessions set updated_at = now() where id = $1', [row.session_id]);
+  return { ok: true as const, userId: row.user_id, sessionId: row.session_id, token: issued, signedIn: Number(row.signed_in) };
+}
+
+export async function refreshSession(ctx: SessionContext, presented: string): Promise<RefreshOutcome> {
+  if (!presented) return { ok: false, code: 'refresh_token_not_found' };
+  const result = await ctx.db.transaction((tx) => exchange(tx, ctx, presented));
   if (!result.ok) return result;
   const user = await findUser(ctx.db, { id: result.userId });
   if (!user) return { ok: false, code: 'refresh_token_not_found' };
-  return { ok: true, session: sessionJson(ctx, user, result.sessionId, child, result.signedIn) };
+  return { ok: true, session: await sessionJson(ctx, user, result.sessionId, result.token, result.signedIn) };
 }
 
 export async function sessionExists(db: Queryable, sessionId: unknown): Promise<boolean> {
@@ -115,8 +177,19 @@ export async function sessionExists(db: Queryable, sessionId: unknown): Promise<
 }
 
 export async function endSessions(db: Queryable, userId: string, sessionId: string, scope: string): Promise<void> {
-  if (scope === 'global') await db.query('delete from auth.sessions where user_id = $1', [userId]);
-  else if (scope === 'others') {
-    await db.query('delete from auth.sessions where user_id = $1 and id <> $2::uuid', [userId, sessionId]);
-  } else await db.query('delete from auth.sessions where id = $1::uuid', [sessionId]);
+  if (scope === 'global') await endUserSessions(db, userId);
+  else if (scope === 'others') await endUserSessions(db, userId, { except: sessionId });
+  else await db.query('delete from auth.sessions where id = $1::uuid', [sessionId]);
+}
+
+/**
+ * Ends every session of a user (refresh tokens go with them), but `except` one: the
+ * session that changed its own password stays signed in, as hosted Auth does.
+ */
+export async function endUserSessions(db: Queryable, userId: string, options: { except?: string } = {}): Promise<void> {
+  if (options.except) {
+    await db.query('delete from auth.sessions where user_id = $1 and id <> $2::uuid', [userId, options.except]);
+  } else {
+    await db.query('delete from auth.sessions where user_id = $1', [userId]);
+  }
 }

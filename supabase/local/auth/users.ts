@@ -2,8 +2,10 @@
  * auth.users as the Auth API shows it: the stored row, and the JSON a client receives.
  * Rows are read as jsonb so timestamps look the same on PGlite and PostgreSQL.
  */
-import bcrypt from 'bcryptjs';
+import { metadataTooLarge, normaliseEmail, passwordProblem } from '../../../src/domain/credentials.ts';
+import { authLimits } from '../../../src/domain/limits.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { hashPassword } from './passwords.ts';
 
 export type UserRow = {
   id: string;
@@ -54,7 +56,7 @@ export function userJson(user: UserRow) {
   };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -79,35 +81,57 @@ export type CreateUserInput = {
 
 export type AuthFailure = { ok: false; status: number; code: string; message: string; extra?: Record<string, unknown> };
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const invalidEmail: AuthFailure = {
+  ok: false,
+  status: 400,
+  code: 'validation_failed',
+  message: 'Unable to validate email address: invalid format',
+};
 
+/** The e-mail as stored and looked up (see normaliseEmail), or the reply refusing it. */
+export function checkEmail(raw: unknown): { ok: true; email: string } | AuthFailure {
+  const checked = normaliseEmail(raw);
+  return checked.ok ? checked : invalidEmail;
+}
+
+/** GoTrue's weak_password reply, with its reasons; null when the password is acceptable or absent. */
 export function checkPassword(password: unknown): AuthFailure | null {
   if (password === undefined) return null;
-  if (typeof password !== 'string' || password.length < 6) {
-    return {
-      ok: false,
-      status: 422,
-      code: 'weak_password',
-      message: 'Password should be at least 6 characters.',
-      extra: { weak_password: { reasons: ['length'] } },
-    };
-  }
-  if (password.length > 72) {
-    return { ok: false, status: 422, code: 'weak_password', message: 'Password cannot be longer than 72 characters' };
-  }
-  return null;
+  const problem = passwordProblem(password);
+  if (!problem) return null;
+  return {
+    ok: false,
+    status: 422,
+    code: 'weak_password',
+    message: problem.message,
+    extra: problem.reason === 'too_long' ? undefined : { weak_password: { reasons: [problem.reason] } },
+  };
+}
+
+export function checkMetadataSize(metadata: unknown): AuthFailure | null {
+  if (!metadataTooLarge(metadata)) return null;
+  return {
+    ok: false,
+    status: 400,
+    code: 'validation_failed',
+    message: `User metadata cannot be larger than ${authLimits.userMetadataBytes} bytes`,
+  };
 }
 
 export async function createUser(
   db: Database,
   input: CreateUserInput,
 ): Promise<{ ok: true; user: UserRow } | AuthFailure> {
-  const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
-  if (!emailPattern.test(email)) {
-    return { ok: false, status: 400, code: 'validation_failed', message: 'Unable to validate email address: invalid format' };
-  }
+  const checked = checkEmail(input.email);
+  if (!checked.ok) return checked;
+  const { email } = checked;
   const weak = checkPassword(input.password);
   if (weak) return weak;
+  // Stored as given (null values kept); only updates treat null as "remove the key".
+  const userMetadata = isObject(input.user_metadata) ? input.user_metadata : {};
+  const appMetadata = mergeMetadata({ provider: 'email', providers: ['email'] }, input.app_metadata);
+  const tooLarge = checkMetadataSize(userMetadata) ?? checkMetadataSize(appMetadata);
+  if (tooLarge) return tooLarge;
   if (await findUser(db, { email })) {
     return {
       ok: false,
@@ -116,10 +140,7 @@ export async function createUser(
       message: 'A user with this email address has already been registered',
     };
   }
-  const hash = typeof input.password === 'string' ? await bcrypt.hash(input.password, 10) : null;
-  const appMetadata = mergeMetadata({ provider: 'email', providers: ['email'] }, input.app_metadata);
-  // Stored as given (null values kept); only updates treat null as "remove the key".
-  const userMetadata = isObject(input.user_metadata) ? input.user_metadata : {};
+  const hash = typeof input.password === 'string' ? await hashPassword(input.password) : null;
   const id = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(
       `insert into auth.users (instance_id, aud, role, email, encrypted_password, email_confirmed_at,

@@ -1,9 +1,11 @@
 -- Change capture for the embedded stack's Realtime. Hosted Supabase reads the WAL
 -- through logical replication; PGlite has none, so every table in the
 -- supabase_realtime publication gets a row trigger that sends a NOTIFY after commit.
--- The payload carries only the primary key (and, for deletes, the old row when small):
--- NOTIFY payloads are limited to 8000 bytes, and the server reads each row back as
--- each subscriber, under that subscriber's row-level security.
+-- The payload carries only the primary key (and, for deletes, the old row's store and
+-- user, and the old row itself when small): NOTIFY payloads are limited to 8000 bytes,
+-- and the server reads each row back as each subscriber, under that subscriber's
+-- row-level security. A deleted row cannot be read back: its store and user decide who
+-- hears of it (realtime/visibility.ts).
 
 create schema if not exists realtime_local;
 
@@ -23,8 +25,14 @@ begin
   v_payload := jsonb_build_object(
     'schema', tg_table_schema, 'table', tg_table_name, 'type', tg_op, 'key', v_key,
     'commit_timestamp', to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
-  if tg_op = 'DELETE' and octet_length(v_row::text) < 6000 then
-    v_payload := v_payload || jsonb_build_object('old', v_row);
+  if tg_op = 'DELETE' then
+    -- Whose row it was, always (a few bytes): the server delivers a delete only to those
+    -- who could have read the row. Never sent on to clients.
+    v_payload := v_payload || jsonb_build_object('scope', jsonb_strip_nulls(jsonb_build_object(
+      'store_id', v_row -> 'store_id', 'user_id', v_row -> 'user_id')));
+    if octet_length(v_row::text) < 6000 then
+      v_payload := v_payload || jsonb_build_object('old', v_row);
+    end if;
   end if;
   perform pg_notify('realtime_local', v_payload::text);
   return null;

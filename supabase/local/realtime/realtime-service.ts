@@ -3,63 +3,67 @@
  * bindings. Changes arrive as NOTIFYs from the capture triggers (capture.sql) carrying
  * only keys; for each subscriber the row is read back as that subscriber, under its
  * row-level security, so a row reaches only those allowed to SELECT it. Deletes cannot
- * be read back; like hosted Realtime they carry only the primary key.
+ * be read back: the trigger says whose row it was and visibility.ts decides who hears of
+ * it; like hosted Realtime they carry only the primary key.
+ *
+ * Costs are bounded: channels per connection and connections per address are capped
+ * (serviceLimits), subscribers who may not read a table cost no database work, and
+ * subscribers with the same claims share one read-back per change.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
+import { serviceLimits } from '../../../src/domain/limits.ts';
 import type { Database } from '../db/database.ts';
 import type { JwtClaims } from '../jwt.ts';
 import { verifyJwt } from '../jwt.ts';
 import { log } from '../logger.ts';
 import type { SchemaCache } from '../rest/schema-cache.ts';
 import { ident } from '../rest/sql-builder.ts';
+import type { Filter } from './filters.ts';
+import { matchesFilter, parseFilter } from './filters.ts';
 import type { PhoenixMessage } from './protocol.ts';
 import { decode, encode } from './protocol.ts';
+import type { DeletedRow, Reader } from './visibility.ts';
+import { deleteAudience, mayHearOfDelete, readersQuery } from './visibility.ts';
 
-type Filter = { column: string; op: string; value: string | string[] };
 type Binding = { id: number; request: Record<string, unknown>; event: string; schema: string; table?: string; filter?: Filter };
 type Channel = { topic: string; joinRef: string | null; claims: JwtClaims; bindings: Binding[] };
-type Connection = { socket: WebSocket; vsn: string; apikey: string | null; channels: Map<string, Channel> };
-type Change = { schema: string; table: string; type: string; key: Record<string, unknown>; commit_timestamp: string; old?: Record<string, unknown> };
+type Connection = {
+  socket: WebSocket;
+  vsn: string;
+  apikey: string | null;
+  address: string;
+  channels: Map<string, Channel>;
+  /** Messages are handled one after another, in the order they arrived. */
+  inbox: Promise<void>;
+};
+type Change = DeletedRow & { type: string; commit_timestamp: string; old?: Record<string, unknown> };
 
-export type RealtimeOptions = { db: Database; jwtSecret: string; schema: () => SchemaCache };
+export type RealtimeOptions = {
+  db: Database;
+  jwtSecret: string;
+  schema: () => SchemaCache;
+  channelsPerConnection?: number;
+  connectionsPerAddress?: number;
+};
 
-const filterPattern = /^([A-Za-z0-9_]+)=(eq|neq|lt|lte|gt|gte|in)\.(.*)$/s;
+/** Database work done for deliveries, for tests and benchmarks. */
+export type RealtimeStats = { rowReads: number; readerLookups: number; refusedJoins: number; refusedConnections: number };
 
-function parseFilter(raw: unknown): Filter | undefined | null {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  const match = typeof raw === 'string' ? filterPattern.exec(raw) : null;
-  if (!match) return null;
-  const [, column, op, value] = match as unknown as [string, string, string, string];
-  if (op === 'in') {
-    const list = value.replace(/^\(|\)$/g, '').split(',').map((v) => v.trim().replace(/^"|"$/g, ''));
-    return { column, op, value: list };
-  }
-  return { column, op, value };
-}
-
-function matchesFilter(filter: Filter | undefined, row: Record<string, unknown> | undefined): boolean {
-  if (!filter) return true;
-  if (!row || !(filter.column in row)) return false;
-  const actual = row[filter.column];
-  const text = actual === null || actual === undefined ? null : String(actual);
-  if (filter.op === 'in') return text !== null && (filter.value as string[]).includes(text);
-  const wanted = filter.value as string;
-  if (filter.op === 'eq') return text === wanted;
-  if (filter.op === 'neq') return text !== wanted;
-  if (text === null) return false;
-  const [a, b] = Number.isFinite(Number(text)) && Number.isFinite(Number(wanted)) ? [Number(text), Number(wanted)] : [text, wanted];
-  if (filter.op === 'lt') return a < b;
-  if (filter.op === 'lte') return a <= b;
-  if (filter.op === 'gt') return a > b;
-  return a >= b;
-}
+const subscriberRoles = new Set(['anon', 'authenticated', 'service_role']);
+/** WebSocket close code 1013, "try again later": realtime-js reconnects with its backoff. */
+const tryAgainLater = 1013;
 
 export function createRealtimeService(options: RealtimeOptions) {
+  const channelCap = options.channelsPerConnection ?? serviceLimits.realtimeChannelsPerConnection;
+  const connectionCap = options.connectionsPerAddress ?? serviceLimits.realtimeConnectionsPerAddress;
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const connections = new Set<Connection>();
+  const stats: RealtimeStats = { rowReads: 0, readerLookups: 0, refusedJoins: 0, refusedConnections: 0 };
+  /** Published tables the anon role may SELECT: only these cost a read-back for anonymous subscribers. */
+  let anonReadable = new Set<string>();
   let queue: Promise<void> = Promise.resolve();
   let stopListening: (() => Promise<void>) | null = null;
 
@@ -69,14 +73,18 @@ export function createRealtimeService(options: RealtimeOptions) {
   const reply = (conn: Connection, to: PhoenixMessage, status: 'ok' | 'error', response: Record<string, unknown>) =>
     send(conn, { joinRef: to.joinRef, ref: to.ref, topic: to.topic, event: 'phx_reply', payload: { status, response } });
 
-  function claimsFor(token: unknown): JwtClaims | null {
+  async function claimsFor(token: unknown): Promise<JwtClaims | null> {
     if (typeof token !== 'string') return null;
-    const check = verifyJwt(token, options.jwtSecret);
-    return check.ok ? check.claims : null;
+    const check = await verifyJwt(token, options.jwtSecret);
+    return check.ok && subscriberRoles.has(check.claims.role ?? 'anon') ? check.claims : null;
   }
 
-  function join(conn: Connection, message: PhoenixMessage) {
-    const claims = claimsFor(message.payload.access_token ?? conn.apikey);
+  async function join(conn: Connection, message: PhoenixMessage) {
+    if (!conn.channels.has(message.topic) && conn.channels.size >= channelCap) {
+      stats.refusedJoins += 1;
+      return reply(conn, message, 'error', { reason: `ChannelRateLimitReached: Too many channels (at most ${channelCap})` });
+    }
+    const claims = await claimsFor(message.payload.access_token ?? conn.apikey);
     if (!claims) return reply(conn, message, 'error', { reason: 'Invalid or expired JWT' });
     const config = (message.payload.config ?? {}) as { postgres_changes?: unknown };
     const requested = Array.isArray(config.postgres_changes) ? (config.postgres_changes as Array<Record<string, unknown>>) : [];
@@ -93,6 +101,11 @@ export function createRealtimeService(options: RealtimeOptions) {
         filter,
       });
     }
+    // Checked again after the await: other joins of this connection ran meanwhile.
+    if (!conn.channels.has(message.topic) && conn.channels.size >= channelCap) {
+      stats.refusedJoins += 1;
+      return reply(conn, message, 'error', { reason: `ChannelRateLimitReached: Too many channels (at most ${channelCap})` });
+    }
     conn.channels.set(message.topic, { topic: message.topic, joinRef: message.joinRef, claims, bindings });
     reply(conn, message, 'ok', { postgres_changes: bindings.map((b) => ({ ...b.request, id: b.id })) });
     if (bindings.length) {
@@ -106,7 +119,7 @@ export function createRealtimeService(options: RealtimeOptions) {
     }
   }
 
-  function onMessage(conn: Connection, text: string) {
+  async function onMessage(conn: Connection, text: string) {
     const message = decode(text, conn.vsn);
     if (!message) return;
     if (message.topic === 'phoenix' && message.event === 'heartbeat') return reply(conn, message, 'ok', {});
@@ -118,7 +131,7 @@ export function createRealtimeService(options: RealtimeOptions) {
       return send(conn, { joinRef: message.joinRef, ref: message.ref, topic: message.topic, event: 'phx_close', payload: {} });
     }
     if (message.event === 'access_token' && channel) {
-      const claims = claimsFor(message.payload.access_token);
+      const claims = await claimsFor(message.payload.access_token);
       if (claims) channel.claims = claims;
       return reply(conn, message, claims ? 'ok' : 'error', claims ? {} : { reason: 'Invalid or expired JWT' });
     }
@@ -130,13 +143,16 @@ export function createRealtimeService(options: RealtimeOptions) {
   async function readAs(claims: JwtClaims, change: Change): Promise<Record<string, unknown> | null> {
     const keys = Object.entries(change.key);
     if (keys.length === 0) return null;
+    const role = claims.role ?? 'anon';
+    if (role === 'anon' && !anonReadable.has(`${change.schema}.${change.table}`)) return null;
+    stats.rowReads += 1;
     const where = keys.map(([column], i) => `t.${ident(column)} = $${i + 1}`).join(' and ');
     return options.db.transaction(async (tx) => {
       await tx.query('set transaction read only');
       // Role and claims first, in their own statement: RLS is applied when the reading
       // statement is planned, so they must be in force before it.
       await tx.query("select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)", [
-        claims.role ?? 'anon',
+        role,
         JSON.stringify(claims),
       ]);
       const { rows } = await tx.query<{ row: string }>(
@@ -150,48 +166,113 @@ export function createRealtimeService(options: RealtimeOptions) {
     });
   }
 
+  /** Store and admin flag of each signed-in subscriber, read once per delete. */
+  async function readersOf(userIds: string[]): Promise<Map<string, Reader>> {
+    const valid = userIds.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+    if (valid.length === 0) return new Map();
+    stats.readerLookups += 1;
+    const { rows } = await options.db.query<{ user_id: string; store_id: string | null; is_admin: boolean }>(readersQuery, [valid]);
+    return new Map(rows.map((row) => [row.user_id, { userId: row.user_id, storeId: row.store_id, isAdmin: row.is_admin }]));
+  }
+
+  /** Whether each channel may hear of this delete, by the rule of visibility.ts. */
+  async function deleteListeners(change: Change, channels: Channel[]): Promise<Set<Channel>> {
+    const audience = deleteAudience(change);
+    const signedIn = channels.filter((c) => c.claims.role === 'authenticated' && typeof c.claims.sub === 'string');
+    const readers = audience.kind === 'nobody' ? new Map<string, Reader>() : await readersOf([...new Set(signedIn.map((c) => String(c.claims.sub).toLowerCase()))]);
+    return new Set(
+      channels.filter(
+        (c) =>
+          c.claims.role === 'service_role' ||
+          (signedIn.includes(c) && mayHearOfDelete(audience, readers.get(String(c.claims.sub).toLowerCase()) ?? null)),
+      ),
+    );
+  }
+
+  function listening(change: Change): Array<{ conn: Connection; channel: Channel; bindings: Binding[] }> {
+    const now = Date.now();
+    const found: Array<{ conn: Connection; channel: Channel; bindings: Binding[] }> = [];
+    for (const conn of connections) {
+      for (const channel of conn.channels.values()) {
+        if (typeof channel.claims.exp === 'number' && channel.claims.exp * 1000 < now) continue;
+        const bindings = channel.bindings.filter(
+          (b) => (b.event === '*' || b.event === change.type) && (b.schema === '*' || b.schema === change.schema) && (!b.table || b.table === change.table),
+        );
+        if (bindings.length > 0) found.push({ conn, channel, bindings });
+      }
+    }
+    return found;
+  }
+
   async function deliver(change: Change) {
     const table = options.schema().tables.get(change.table);
     const columns = table ? table.columnOrder.map((name) => ({ name, type: table.columns.get(name)?.udt ?? 'text' })) : [];
-    for (const conn of connections) {
-      for (const channel of conn.channels.values()) {
-        const candidates = channel.bindings.filter(
-          (b) => (b.event === '*' || b.event === change.type) && (b.schema === '*' || b.schema === change.schema) && (!b.table || b.table === change.table),
-        );
-        if (candidates.length === 0) continue;
-        if (typeof channel.claims.exp === 'number' && channel.claims.exp * 1000 < Date.now()) continue;
-        const record = change.type === 'DELETE' ? null : await readAs(channel.claims, change);
-        if (change.type !== 'DELETE' && !record) continue;
-        const ids = candidates.filter((b) => matchesFilter(b.filter, record ?? change.old)).map((b) => b.id);
-        if (ids.length === 0) continue;
-        send(conn, {
-          joinRef: null,
-          ref: null,
-          topic: channel.topic,
-          event: 'postgres_changes',
-          payload: {
-            ids,
-            data: {
-              schema: change.schema,
-              table: change.table,
-              commit_timestamp: change.commit_timestamp,
-              type: change.type,
-              columns,
-              ...(record ? { record } : {}),
-              ...(change.type !== 'INSERT' ? { old_record: change.key } : {}),
-              errors: null,
-            },
-          },
-        });
+    const targets = listening(change);
+    if (targets.length === 0) return;
+    const isDelete = change.type === 'DELETE';
+    const allowedDeletes = isDelete ? await deleteListeners(change, targets.map((t) => t.channel)) : null;
+    // Subscribers with identical claims see identical rows: one read-back for all of them.
+    const reads = new Map<string, Promise<Record<string, unknown> | null>>();
+    for (const { conn, channel, bindings } of targets) {
+      let record: Record<string, unknown> | null = null;
+      if (allowedDeletes) {
+        if (!allowedDeletes.has(channel)) continue;
+      } else {
+        const claimsKey = JSON.stringify(channel.claims);
+        if (!reads.has(claimsKey)) reads.set(claimsKey, readAs(channel.claims, change));
+        record = await (reads.get(claimsKey) as Promise<Record<string, unknown> | null>);
+        if (!record) continue;
       }
+      const oldRow = change.old ?? { ...change.key, ...change.scope };
+      const ids = bindings.filter((b) => matchesFilter(b.filter, record ?? oldRow)).map((b) => b.id);
+      if (ids.length === 0) continue;
+      send(conn, {
+        joinRef: null,
+        ref: null,
+        topic: channel.topic,
+        event: 'postgres_changes',
+        payload: {
+          ids,
+          data: {
+            schema: change.schema,
+            table: change.table,
+            commit_timestamp: change.commit_timestamp,
+            type: change.type,
+            columns,
+            ...(record ? { record } : {}),
+            ...(change.type !== 'INSERT' ? { old_record: change.key } : {}),
+            errors: null,
+          },
+        },
+      });
     }
   }
 
+  /** Admits a new connection unless its address already holds its share. */
+  function admit(conn: Connection): boolean {
+    let held = 0;
+    for (const other of connections) if (other.address === conn.address) held += 1;
+    if (held >= connectionCap) {
+      stats.refusedConnections += 1;
+      conn.socket.close(tryAgainLater, 'Too many connections from this address');
+      return false;
+    }
+    connections.add(conn);
+    return true;
+  }
+
   return {
+    stats: (): RealtimeStats => ({ ...stats }),
     async start() {
       const capture = await import('node:fs/promises').then((fs) => fs.readFile(new URL('./capture.sql', import.meta.url), 'utf8'));
       await options.db.exec(capture);
       await options.db.query('select realtime_local.attach_capture()');
+      const { rows } = await options.db.query<{ name: string }>(
+        `select p.schemaname || '.' || p.tablename as name from pg_catalog.pg_publication_tables p
+         where p.pubname = 'supabase_realtime'
+           and has_table_privilege('anon', format('%I.%I', p.schemaname, p.tablename), 'SELECT')`,
+      );
+      anonReadable = new Set(rows.map((row) => row.name));
       stopListening = await options.db.listen('realtime_local', (payload) => {
         let change: Change;
         try {
@@ -207,9 +288,20 @@ export function createRealtimeService(options: RealtimeOptions) {
       const url = new URL(req.url ?? '/', 'http://local');
       if (url.pathname !== '/realtime/v1/websocket') return false;
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const conn: Connection = { socket: ws, vsn: url.searchParams.get('vsn') ?? '1.0.0', apikey: url.searchParams.get('apikey'), channels: new Map() };
-        connections.add(conn);
-        ws.on('message', (data) => onMessage(conn, data.toString()));
+        const conn: Connection = {
+          socket: ws,
+          vsn: url.searchParams.get('vsn') ?? '1.0.0',
+          apikey: url.searchParams.get('apikey'),
+          address: req.socket.remoteAddress ?? 'unknown',
+          channels: new Map(),
+          inbox: Promise.resolve(),
+        };
+        if (!admit(conn)) return;
+        ws.on('message', (data) => {
+          conn.inbox = conn.inbox
+            .then(() => onMessage(conn, data.toString()))
+            .catch((error: unknown) => log.error(`realtime: ${String(error)}`));
+        });
         ws.on('close', () => connections.delete(conn));
         ws.on('error', () => connections.delete(conn));
       });

@@ -37,16 +37,18 @@ function readPrefer(req: StackRequest): Prefer {
   };
 }
 
-function authenticate(req: StackRequest, secret: string): JwtClaims {
+async function authenticate(req: StackRequest, secret: string): Promise<JwtClaims> {
   const authorization = header(req, 'authorization');
   const token = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : header(req, 'apikey');
   if (!token) {
     throw new RestError(401, 'PGRST301', 'No API key found in request', null, 'No `apikey` request header or url param was found.');
   }
-  const check = verifyJwt(token, secret);
+  const check = await verifyJwt(token, secret);
   const challenge = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
   if (!check.ok) {
     if (check.reason === 'expired') throw new RestError(401, 'PGRST303', 'JWT expired', null, null, challenge);
+    if (check.reason === 'not_yet_valid') throw new RestError(401, 'PGRST303', 'JWT not yet valid', null, null, challenge);
+    if (check.reason === 'issued_in_future') throw new RestError(401, 'PGRST303', 'JWT issued at future', null, null, challenge);
     throw new RestError(401, 'PGRST301', 'JWSError JWSInvalidSignature', null, null, challenge);
   }
   const role = check.claims.role ?? 'anon';
@@ -163,7 +165,7 @@ export function createRestService(options: RestOptions) {
           throw new RestError(406, 'PGRST106', 'The schema must be one of the following: public');
         }
       }
-      claims = authenticate(req, options.jwtSecret);
+      claims = await authenticate(req, options.jwtSecret);
       const rpc = /^\/rpc\/([^/]+)$/.exec(req.path);
       if (rpc) {
         const fnClaims = claims;

@@ -18,7 +18,7 @@ describe('an access token that expires while the device is offline', () => {
     const session = JSON.parse(item.value) as { access_token: string; expires_at: number };
     const claims = JSON.parse(Buffer.from(session.access_token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
     const past = Math.floor(Date.now() / 1000) - 60;
-    session.access_token = signJwt({ ...claims, iat: past - 3600, exp: past }, stack.keys.jwtSecret);
+    session.access_token = await signJwt({ ...claims, iat: past - 3600, exp: past }, stack.keys.jwtSecret);
     session.expires_at = claimedExpiresAt;
     await device.db.authStorage.put({ key: item.key, value: JSON.stringify(session) });
   }

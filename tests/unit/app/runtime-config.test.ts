@@ -23,6 +23,6 @@ describe('resolveRuntimeConfig', () => {
 
   it('falls back to the embedded backend with the key its demo secret signs', async () => {
     const config = await resolveRuntimeConfig({ fetchConfig: async () => null, buildTime: {} });
-    expect(config).toEqual({ supabaseUrl: 'http://localhost:54321', supabaseAnonKey: apiKeysFor(demoJwtSecret).anonKey });
+    expect(config).toEqual({ supabaseUrl: 'http://localhost:54321', supabaseAnonKey: (await apiKeysFor(demoJwtSecret)).anonKey });
   });
 });

@@ -1,26 +1,58 @@
 import { describe, expect, it } from 'vitest';
-import { SignInRateLimiter } from '../../../supabase/local/auth/rate-limit.ts';
+import { SignInThrottle } from '../../../supabase/local/auth/rate-limit.ts';
 
-describe('SignInRateLimiter', () => {
-  it('blocks an e-mail after its failures, for the rest of the window, and forgets them on success', () => {
+const settings = { freeFailures: 3, firstDelayMs: 1000, maxDelayMs: 8000, addressFailures: 10, windowMs: 60_000 };
+
+describe('SignInThrottle', () => {
+  it('lets a few failures through, then doubles the wait per failure of the pair, up to the maximum', () => {
     let now = 0;
-    const limiter = new SignInRateLimiter({ perEmail: 3, perAddress: 100, windowMs: 60_000 }, () => now);
-    for (let i = 0; i < 3; i += 1) limiter.recordFailure('a@x.io', '1.1.1.1');
-    expect(limiter.retryAfter('a@x.io', '1.1.1.1')).toBe(60);
-    expect(limiter.retryAfter('b@x.io', '1.1.1.1')).toBe(0);
-    now = 59_000;
-    expect(limiter.retryAfter('a@x.io', '1.1.1.1')).toBe(1);
-    now = 60_001;
-    expect(limiter.retryAfter('a@x.io', '1.1.1.1')).toBe(0);
-    limiter.recordFailure('a@x.io', '1.1.1.1');
-    limiter.recordSuccess('a@x.io');
-    expect(limiter.retryAfter('a@x.io', '1.1.1.1')).toBe(0);
+    const throttle = new SignInThrottle(settings, () => now);
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      now += throttle.waitMs('a@x.io', '1.1.1.1'); // a patient guesser waits exactly as asked
+      waits.push(throttle.waitMs('a@x.io', '1.1.1.1'));
+      throttle.recordFailure('a@x.io', '1.1.1.1');
+    }
+    // Before each attempt: free, free, free, then 1 s, 2 s, 4 s, 8 s, 8 s after the previous failure.
+    expect(waits).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(throttle.waitMs('a@x.io', '1.1.1.1')).toBe(8000);
+    const fresh = new SignInThrottle(settings, () => now);
+    const asked: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      fresh.recordFailure('b@x.io', '1.1.1.1');
+      asked.push(fresh.waitMs('b@x.io', '1.1.1.1'));
+    }
+    expect(asked).toEqual([0, 0, 1000, 2000, 4000, 8000, 8000, 8000]);
   });
 
-  it('blocks an address guessing across many e-mails', () => {
-    const limiter = new SignInRateLimiter({ perEmail: 100, perAddress: 5, windowMs: 60_000 }, () => 0);
-    for (let i = 0; i < 5; i += 1) limiter.recordFailure(`user${i}@x.io`, '9.9.9.9');
-    expect(limiter.retryAfter('fresh@x.io', '9.9.9.9')).toBeGreaterThan(0);
-    expect(limiter.retryAfter('fresh@x.io', '8.8.8.8')).toBe(0);
+  it('never holds back the same e-mail from another address, nor another e-mail from the same address', () => {
+    const throttle = new SignInThrottle(settings, () => 0);
+    for (let i = 0; i < 9; i += 1) throttle.recordFailure('owner@x.io', '6.6.6.6');
+    expect(throttle.waitMs('owner@x.io', '6.6.6.6')).toBeGreaterThan(0);
+    expect(throttle.waitMs('owner@x.io', '10.0.0.1')).toBe(0);
+    expect(throttle.waitMs('colleague@x.io', '6.6.6.6')).toBe(0);
+  });
+
+  it('forgets a pair on success and after the window', () => {
+    let now = 0;
+    const throttle = new SignInThrottle(settings, () => now);
+    for (let i = 0; i < 5; i += 1) throttle.recordFailure('a@x.io', '1.1.1.1');
+    throttle.recordSuccess('a@x.io', '1.1.1.1');
+    expect(throttle.waitMs('a@x.io', '1.1.1.1')).toBe(0);
+    for (let i = 0; i < 5; i += 1) throttle.recordFailure('a@x.io', '1.1.1.1');
+    now = 60_001;
+    expect(throttle.waitMs('a@x.io', '1.1.1.1')).toBe(0);
+  });
+
+  it('stops an address flooding across many e-mails at its ceiling, and only that address', () => {
+    let now = 0;
+    const throttle = new SignInThrottle(settings, () => now);
+    for (let i = 0; i < 10; i += 1) throttle.recordFailure(`user${i}@x.io`, '9.9.9.9');
+    expect(throttle.waitMs('fresh@x.io', '9.9.9.9')).toBe(60_000);
+    expect(throttle.waitMs('fresh@x.io', '8.8.8.8')).toBe(0);
+    now = 30_000;
+    expect(throttle.waitMs('fresh@x.io', '9.9.9.9')).toBe(30_000);
+    now = 60_001;
+    expect(throttle.waitMs('fresh@x.io', '9.9.9.9')).toBe(0);
   });
 });
