@@ -1,8 +1,11 @@
 /**
  * Payload rules of the admin function (spec section 5, "User"), as pure functions so
  * they are tested without a server. Each returns the cleaned value or a message the
- * admin screen can show as it is.
+ * admin screen can show as it is. E-mail and password follow the product's one rule
+ * (src/domain/credentials.ts), which the embedded Auth applies too.
  */
+import { normaliseEmail, passwordProblem } from '../../../src/domain/credentials.ts';
+import { authLimits } from '../../../src/domain/limits.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -18,8 +21,7 @@ export type NewUser = { email: string; password: string; profile: UserProfile };
 export type UserChange = { id: string; password?: string; profile?: UserProfile };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const minimumPasswordLength = 6;
+export const minimumPasswordLength = authLimits.passwordMinLength;
 
 const fail = <T>(error: string): Result<T> => ({ ok: false, error });
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -37,12 +39,20 @@ function optionalName(value: unknown, label: string): Result<string | null> {
   return { ok: true, value: trimmed === '' ? null : trimmed };
 }
 
+/** The same password rule as Auth's, worded for the admin screen. */
 function checkPassword(value: unknown): Result<string> {
-  if (typeof value !== 'string' || value.length < minimumPasswordLength) {
-    return fail(`Password must be at least ${minimumPasswordLength} characters.`);
-  }
-  if (value.length > 72) return fail('Password must be at most 72 characters.');
-  return { ok: true, value };
+  const problem = passwordProblem(value);
+  if (problem?.reason === 'length') return fail(`Password must be at least ${minimumPasswordLength} characters.`);
+  if (problem?.reason === 'too_long') return fail(`Password must be at most ${authLimits.passwordMaxBytes} bytes.`);
+  if (problem?.reason === 'pwned') return fail('This password is one of the first an attacker would try: choose another.');
+  return { ok: true, value: value as string };
+}
+
+/** The same e-mail rule as Auth's (normalised, invisible characters refused). */
+function checkEmail(value: unknown): Result<string> {
+  const checked = normaliseEmail(value);
+  if (checked.ok) return { ok: true, value: checked.email };
+  return fail(checked.reason === 'invisible' ? 'The e-mail address contains invisible characters.' : 'A valid e-mail address is required.');
 }
 
 export function checkProfile(metadata: unknown): Result<UserProfile> {
@@ -76,13 +86,13 @@ export function checkProfile(metadata: unknown): Result<UserProfile> {
 
 export function checkNewUser(payload: unknown): Result<NewUser> {
   if (!isRecord(payload)) return fail('The request needs a payload.');
-  const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
-  if (!emailPattern.test(email) || email.length > 254) return fail('A valid e-mail address is required.');
+  const email = checkEmail(payload.email);
+  if (!email.ok) return email;
   const password = checkPassword(payload.password);
   if (!password.ok) return password;
   const profile = checkProfile(payload.user_metadata);
   if (!profile.ok) return profile;
-  return { ok: true, value: { email, password: password.value, profile: profile.value } };
+  return { ok: true, value: { email: email.value, password: password.value, profile: profile.value } };
 }
 
 export function checkUserChange(payload: unknown): Result<UserChange> {

@@ -10,27 +10,34 @@ describe('checkNewUser', () => {
     [{ email: 'a@b', password: 'secret1' }, 'A valid e-mail address is required.'],
     [{ email: 'new@example.com' }, 'Password must be at least 6 characters.'],
     [{ email: 'new@example.com', password: '12345' }, 'Password must be at least 6 characters.'],
-    [{ email: 'new@example.com', password: 'x'.repeat(73) }, 'Password must be at most 72 characters.'],
-    [{ email: 'new@example.com', password: '123456', user_metadata: { store_id: 'store-1' } }, 'Store must be a valid store id or none.'],
-    [{ email: 'new@example.com', password: '123456', user_metadata: { is_admin: 'yes' } }, 'The admin flag must be true or false.'],
-    [{ email: 'new@example.com', password: '123456', user_metadata: { firstName: 7 } }, 'First name must be text.'],
+    [{ email: 'new@example.com', password: 'x'.repeat(73) }, 'Password must be at most 72 bytes.'],
+    [{ email: 'new@example.com', password: 'é'.repeat(37) }, 'Password must be at most 72 bytes.'],
+    [{ email: 'new@example.com', password: '123456' }, 'This password is one of the first an attacker would try: choose another.'],
+    [{ email: 'new@example.com', password: 'Password' }, 'This password is one of the first an attacker would try: choose another.'],
+    [{ email: 'manager\u200B@example.com', password: 'tyre-42' }, 'The e-mail address contains invisible characters.'],
+    [{ email: 'man\u00ADager@example.com', password: 'tyre-42' }, 'The e-mail address contains invisible characters.'],
+    [{ email: 'manager@example.com\u2060', password: 'tyre-42' }, 'The e-mail address contains invisible characters.'],
+    [{ email: '\uFEFFmanager@example.com', password: 'tyre-42' }, 'The e-mail address contains invisible characters.'],
+    [{ email: 'new@example.com', password: 'tyre-42', user_metadata: { store_id: 'store-1' } }, 'Store must be a valid store id or none.'],
+    [{ email: 'new@example.com', password: 'tyre-42', user_metadata: { is_admin: 'yes' } }, 'The admin flag must be true or false.'],
+    [{ email: 'new@example.com', password: 'tyre-42', user_metadata: { firstName: 7 } }, 'First name must be text.'],
     [null, 'The request needs a payload.'],
   ])('refuses %j with "%s"', (payload, message) => {
     expect(checkNewUser(payload)).toEqual({ ok: false, error: message });
   });
 
-  it('accepts exactly six characters and cleans the profile', () => {
+  it('accepts exactly six characters, folds the full-width letter of the e-mail (NFKC) and cleans the profile', () => {
     expect(
       checkNewUser({
-        email: '  New@Example.com ',
-        password: '123456',
+        email: '  Ｎew@Example.com ',
+        password: 'tyre42',
         user_metadata: { firstName: ' Dana ', lastName: '', displayName: '   ', store_id: store, is_admin: 'true' },
       }),
     ).toEqual({
       ok: true,
       value: {
         email: 'new@example.com',
-        password: '123456',
+        password: 'tyre42',
         profile: { firstName: 'Dana', lastName: null, displayName: null, store_id: store, is_admin: true },
       },
     });
