@@ -68,6 +68,8 @@ describe('the admin-api edge function on the embedded stack', () => {
     for (const [payload, message] of [
       [{ email: 'not-an-email', password: 'secret12' }, 'A valid e-mail address is required.'],
       [{ email: 'x@example.com', password: '12345' }, 'Password must be at least 6 characters.'],
+      [{ email: 'x@example.com', password: 'password1' }, 'This password is one of the first an attacker would try: choose another.'],
+      [{ email: 'manager\u200B@example.com', password: 'secret12' }, 'The e-mail address contains invisible characters.'],
       [{ email: 'x@example.com', password: 'secret12', user_metadata: { store_id: '99999999-9999-4999-8999-999999999999' } }, 'The selected store does not exist.'],
     ] as const) {
       const { error } = await invoke(admin, 'createUser', payload);

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demo } from '../../support/demo.ts';
+import type { TestStack } from '../../support/local-stack.ts';
+import { startTestStack } from '../../support/local-stack.ts';
+import { authCall, signInFrom } from './auth-calls.ts';
+
+const tablet = '127.0.0.2';
+const attacker = '127.0.0.3';
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+describe('sign-in throttling that slows guessing without locking anyone out', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    // Short waits so the suite can sit them out; the shape is the default one.
+    stack = await startTestStack({ auth: { throttle: { freeFailures: 3, firstDelayMs: 400, maxDelayMs: 1600, addressFailures: 40 } } });
+  });
+  afterAll(() => stack?.stop());
+
+  it('lets the owner in from another address while a guesser hammers their e-mail', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) statuses.push((await signInFrom(stack, 'manager@example.com', `guess-${i}`, attacker)).status);
+    expect(statuses.slice(0, 3)).toEqual([400, 400, 400]);
+    expect(statuses.slice(3)).toContain(429); // slowed: asked to wait
+    const owner = await signInFrom(stack, 'manager@example.com', demo.password, tablet);
+    expect(owner.status).toBe(200);
+  });
+
+  it('slows the same e-mail from the same address with a growing, bounded wait, then lets the right password in', async () => {
+    const email = 'other@example.com';
+    for (let i = 0; i < 3; i += 1) expect((await signInFrom(stack, email, `guess-${i}`, tablet)).status).toBe(400);
+    const early = await signInFrom(stack, email, demo.password, tablet);
+    expect(early).toMatchObject({ status: 429, body: { code: 'over_request_rate_limit' } });
+    expect(early.headers['retry-after']).toBe('1');
+    // Each further failure doubles the wait (400, 800, 1600 ms), which stops at the 1600 ms maximum.
+    const asked: string[] = [];
+    for (const pause of [450, 850, 1650]) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      expect((await signInFrom(stack, email, `guess-after-${pause}`, tablet)).status).toBe(400);
+      asked.push(String((await signInFrom(stack, email, demo.password, tablet)).headers['retry-after']));
+    }
+    expect(asked).toEqual(['1', '2', '2']);
+    await new Promise((resolve) => setTimeout(resolve, 1700));
+    expect((await signInFrom(stack, email, demo.password, tablet)).status).toBe(200);
+    // A success forgets the failures: the next typo is free again.
+    expect((await signInFrom(stack, email, 'typo', tablet)).status).toBe(400);
+    expect((await signInFrom(stack, email, demo.password, tablet)).status).toBe(200);
+  });
+
+  it('keeps a dealership behind one address working through many people\'s typos', async () => {
+    for (let i = 0; i < 30; i += 1) {
+      expect((await signInFrom(stack, `advisor${i}@example.com`, 'typo', '127.0.0.4')).status).toBe(400);
+    }
+    expect((await signInFrom(stack, 'admin@example.com', demo.password, '127.0.0.4')).status).toBe(200);
+  });
+
+  it('stops a flood from one address at its ceiling, and only that address', async () => {
+    const flood = '127.0.0.5';
+    let refused = 0;
+    for (let i = 0; i < 45; i += 1) {
+      if ((await signInFrom(stack, `victim${i}@example.com`, 'guess', flood)).status === 429) refused += 1;
+    }
+    expect(refused).toBe(5); // 40 failures allowed in the window, then every attempt waits
+    expect(await signInFrom(stack, 'admin@example.com', demo.password, flood)).toMatchObject({ status: 429 });
+    expect((await signInFrom(stack, 'admin@example.com', demo.password, '127.0.0.6')).status).toBe(200);
+  });
+});
+
+describe('sign-in answers that do not tell which e-mails exist', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ allowSignup: true, auth: { throttle: { freeFailures: 1000, addressFailures: 1000 } } });
+  });
+  afterAll(() => stack?.stop());
+
+  it('takes as long for an unknown e-mail as for a wrong password (medians within a factor of 1.5)', async () => {
+    const timed = async (email: string) => {
+      const started = performance.now();
+      const answer = await signInFrom(stack, email, 'not-the-password');
+      expect(answer.body).toMatchObject({ code: 'invalid_credentials' });
+      return performance.now() - started;
+    };
+    await timed('warm-up@example.com');
+    const unknown: number[] = [];
+    const known: number[] = [];
+    for (let i = 0; i < 15; i += 1) {
+      unknown.push(await timed(`nobody${i}@example.com`));
+      known.push(await timed('manager@example.com'));
+    }
+    const ratio = median(unknown) / median(known);
+    expect(ratio).toBeGreaterThan(1 / 1.5);
+    expect(ratio).toBeLessThan(1.5);
+  });
+
+  it('normalises e-mails before lookup and refuses invisible characters everywhere', async () => {
+    expect((await signInFrom(stack, '  MANAGER@Example.com ', demo.password)).status).toBe(200);
+    expect((await signInFrom(stack, 'ｍａｎａｇｅｒ@example.com', demo.password)).status).toBe(200);
+    const hidden = 'manager\u200B@example.com';
+    expect(await signInFrom(stack, hidden, demo.password)).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+
+    const admin = stack.service().auth.admin;
+    expect(await admin.createUser({ email: hidden, password: 'tyre-42-rim', email_confirm: true })).toMatchObject({
+      error: { status: 400, code: 'validation_failed' },
+    });
+    expect(await admin.createUser({ email: 'ＭＡＮＡＧＥＲ@example.com', password: 'tyre-42-rim' })).toMatchObject({
+      error: { status: 422, code: 'email_exists' },
+    });
+    expect(await admin.updateUserById(demo.otherId, { email: 'manager\u2060@example.com' })).toMatchObject({
+      error: { status: 400, code: 'validation_failed' },
+    });
+    const signup = await authCall(stack, 'POST', '/signup', { body: { email: `walk-in\u200D@example.com`, password: 'tyre-42-rim' } });
+    expect(signup).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    const { rows } = await stack.database.query<{ n: number }>(`select count(*)::int as n from auth.users where email like 'manager%' or email like 'walk-in%'`);
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it('refuses short and common passwords on sign-up and admin create, with GoTrue\'s reasons', async () => {
+    const signup = (password: string) => authCall(stack, 'POST', '/signup', { body: { email: 'walk-in@example.com', password } });
+    expect(await signup('12345')).toMatchObject({
+      status: 422,
+      body: { code: 'weak_password', message: 'Password should be at least 6 characters.', weak_password: { reasons: ['length'] } },
+    });
+    expect(await signup('123456')).toMatchObject({ status: 422, body: { code: 'weak_password', weak_password: { reasons: ['pwned'] } } });
+    expect(await stack.service().auth.admin.createUser({ email: 'tech@example.com', password: 'Password' })).toMatchObject({
+      error: { status: 422, code: 'weak_password' },
+    });
+    expect((await signup('tyre-42-rim')).status).toBe(200);
+  });
+});
