@@ -2,6 +2,7 @@
  * `npm run bench`: figures side by side in one run, never a pass/fail test.
  *  1. Pushing queued edits in batches vs one request per row, against the embedded stack.
  *  2. Reading a month of daily inputs from the device database vs from the REST API.
+ *  3. Writes heard through Realtime, quiet vs after 1,000 anonymous channel joins.
  * Everything runs on this machine over loopback; absolute numbers depend on the machine,
  * the ratios are the point.
  */
@@ -9,6 +10,7 @@ import { dailyInputsBetween } from '../../src/data/repositories/daily-inputs.ts'
 import { startTestStack } from '../support/local-stack.ts';
 import { demo } from '../support/demo.ts';
 import { createDevice, dailyWrite } from '../integration/sync/device.ts';
+import { realtimeFloodBench } from './realtime-flood.ts';
 
 process.env.LOCAL_SUPABASE_LOG ??= 'warn';
 
@@ -56,6 +58,7 @@ async function main() {
     });
     lines.push({ case: `read last month's daily inputs x${rounds}, REST over loopback`, requests: rounds, ms: remote.ms });
     device.close();
+    lines.push(...(await realtimeFloodBench(stack)));
   } finally {
     await stack.stop();
   }
