@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { AdminUser, Store, UserProfileInput } from '../../sync/admin-api.ts';
+import { authLimits } from '../../domain/limits.ts';
 import { isAdminFlag } from '../../domain/people.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { useAdminApi } from '../session/session-context.tsx';
@@ -36,8 +37,9 @@ export function UsersTab({ users, stores, online, onChanged, onResult }: Props) 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(draft.email.trim())) return onResult({ text: 'Failed to add/update user: A valid e-mail address is required.', error: true });
-    if (!editing && draft.password.length < 6) return onResult({ text: 'Failed to add/update user: Password must be at least 6 characters.', error: true });
-    if (editing && draft.password && draft.password.length < 6) return onResult({ text: 'Failed to add/update user: Password must be at least 6 characters.', error: true });
+    const tooShort = `Failed to add/update user: Password must be at least ${authLimits.passwordMinLength} characters.`;
+    if (!editing && draft.password.length < authLimits.passwordMinLength) return onResult({ text: tooShort, error: true });
+    if (editing && draft.password && draft.password.length < authLimits.passwordMinLength) return onResult({ text: tooShort, error: true });
     const profile: UserProfileInput = {
       firstName: optional(draft.firstName),
       lastName: optional(draft.lastName),
