@@ -6,11 +6,13 @@
  * guesser on one address is slowed to a crawl, while the owner signing in from another
  * address (or a colleague behind the same dealership NAT, with their own e-mail) is never
  * held back by it. Each address also has a generous ceiling of failures per window, which
- * only a flood across many e-mails reaches. A success forgets the pair's failures.
+ * only a flood across many e-mails reaches (an IPv6 /64 counts as one address). A
+ * success forgets the pair's failures.
  *
  * State is in memory and bounded: the oldest entries are dropped past `maxEntries`, so
  * an attacker inventing e-mails and addresses cannot grow it without limit.
  */
+import { addressGroup } from './address-group.ts';
 import type { ThrottleSettings } from './settings.ts';
 
 type PairState = { failures: number; lastFailure: number };
@@ -37,7 +39,7 @@ export class SignInThrottle {
 
   /** Milliseconds until this e-mail may try again from this address; 0 when it may now. */
   waitMs(email: string, address: string): number {
-    return Math.max(this.pairWait(email, address), this.addressWait(address));
+    return Math.max(this.pairWait(email, address), this.addressWait(addressGroup(address)));
   }
 
   recordFailure(email: string, address: string): void {
@@ -45,10 +47,11 @@ export class SignInThrottle {
     const key = this.pairKey(email, address);
     const previous = this.livePair(key);
     remember(this.pairs, key, { failures: (previous?.failures ?? 0) + 1, lastFailure: now });
-    const recent = this.liveAddress(address);
+    const group = addressGroup(address);
+    const recent = this.liveAddress(group);
     recent.push(now);
     // Only the newest `addressFailures` matter for the ceiling.
-    remember(this.addresses, address, recent.slice(-this.settings.addressFailures));
+    remember(this.addresses, group, recent.slice(-this.settings.addressFailures));
   }
 
   recordSuccess(email: string, address: string): void {

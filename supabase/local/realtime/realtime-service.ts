@@ -15,6 +15,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
 import { serviceLimits } from '../../../src/domain/limits.ts';
+import { addressGroup } from '../auth/address-group.ts';
 import type { Database } from '../db/database.ts';
 import type { JwtClaims } from '../jwt.ts';
 import { verifyJwt } from '../jwt.ts';
@@ -292,7 +293,7 @@ export function createRealtimeService(options: RealtimeOptions) {
           socket: ws,
           vsn: url.searchParams.get('vsn') ?? '1.0.0',
           apikey: url.searchParams.get('apikey'),
-          address: req.socket.remoteAddress ?? 'unknown',
+          address: addressGroup(req.socket.remoteAddress ?? 'unknown'),
           channels: new Map(),
           inbox: Promise.resolve(),
         };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addressGroup } from '../../../supabase/local/auth/address-group.ts';
 import { SignInThrottle } from '../../../supabase/local/auth/rate-limit.ts';
 
 const settings = { freeFailures: 3, firstDelayMs: 1000, maxDelayMs: 8000, addressFailures: 10, windowMs: 60_000 };
@@ -54,5 +55,27 @@ describe('SignInThrottle', () => {
     expect(throttle.waitMs('fresh@x.io', '9.9.9.9')).toBe(30_000);
     now = 60_001;
     expect(throttle.waitMs('fresh@x.io', '9.9.9.9')).toBe(0);
+  });
+});
+
+describe('addressGroup', () => {
+  it.each([
+    ['192.0.2.7', '192.0.2.7'],
+    ['::ffff:192.0.2.7', '192.0.2.7'],
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::1', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:0:0:0:9', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+  ])('counts %s as %s', (address, group) => {
+    expect(addressGroup(address)).toBe(group);
+  });
+
+  it('makes the flood ceiling hold across the addresses of one IPv6 network', () => {
+    const throttle = new SignInThrottle(settings, () => 0);
+    for (let i = 0; i < 10; i += 1) throttle.recordFailure(`user${i}@x.io`, `2001:db8:1:2::${i + 1}`);
+    expect(throttle.waitMs('fresh@x.io', '2001:db8:1:2::ffff')).toBeGreaterThan(0);
+    expect(throttle.waitMs('fresh@x.io', '2001:db8:1:3::1')).toBe(0);
   });
 });
