@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { log } from '../logger.ts';
 import type { Database, Queryable, QueryResult, Row } from './database.ts';
 
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
@@ -16,6 +17,9 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
 /** Connects to a real PostgreSQL server given a postgres:// URL. */
 export async function openPostgresDatabase(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // An idle connection the server ends (a restart, an administrator) is dropped by the
+  // pool, which then emits 'error': unheard, that would end the whole process.
+  pool.on('error', (error) => log.warn(`database: an idle connection ended: ${error.message}`));
   const probe = await pool.connect();
   probe.release();
   return {
@@ -41,6 +45,8 @@ export async function openPostgresDatabase(url: string): Promise<Database> {
         if (message.channel === channel) onMessage(message.payload ?? '');
       };
       client.on('notification', handler);
+      // Held for as long as the stack runs, so never idle in the pool: it needs its own ear.
+      client.on('error', (error) => log.warn(`database: the ${channel} listener's connection ended: ${error.message}`));
       await client.query(`listen ${pg.escapeIdentifier(channel)}`);
       return async () => {
         client.off('notification', handler);
