@@ -21,13 +21,13 @@ import type { JwtClaims } from '../jwt.ts';
 import { verifyJwt } from '../jwt.ts';
 import { log } from '../logger.ts';
 import type { SchemaCache } from '../rest/schema-cache.ts';
-import { ident } from '../rest/sql-builder.ts';
 import type { Filter } from './filters.ts';
 import { matchesFilter, parseFilter } from './filters.ts';
 import type { PhoenixMessage } from './protocol.ts';
 import { decode, encode } from './protocol.ts';
+import { readRowAs } from './read-back.ts';
 import type { DeletedRow, Reader } from './visibility.ts';
-import { deleteAudience, mayHearOfDelete, readersQuery } from './visibility.ts';
+import { claimsMayHearOfDelete, deleteAudience, readersOf } from './visibility.ts';
 
 type Binding = { id: number; request: Record<string, unknown>; event: string; schema: string; table?: string; filter?: Filter };
 type Channel = { topic: string; joinRef: string | null; claims: JwtClaims; bindings: Binding[] };
@@ -140,54 +140,23 @@ export function createRealtimeService(options: RealtimeOptions) {
     reply(conn, message, 'error', { reason: 'unmatched topic' });
   }
 
-  /** Reads one row as a subscriber would: same role, same claims, same RLS. */
+  /** The row as the subscriber may read it, or null; a role that may not read the table costs no query. */
   async function readAs(claims: JwtClaims, change: Change): Promise<Record<string, unknown> | null> {
-    const keys = Object.entries(change.key);
-    if (keys.length === 0) return null;
-    const role = claims.role ?? 'anon';
-    if (role === 'anon' && !anonReadable.has(`${change.schema}.${change.table}`)) return null;
+    if ((claims.role ?? 'anon') === 'anon' && !anonReadable.has(`${change.schema}.${change.table}`)) return null;
     stats.rowReads += 1;
-    const where = keys.map(([column], i) => `t.${ident(column)} = $${i + 1}`).join(' and ');
-    return options.db.transaction(async (tx) => {
-      await tx.query('set transaction read only');
-      // Role and claims first, in their own statement: RLS is applied when the reading
-      // statement is planned, so they must be in force before it.
-      await tx.query("select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)", [
-        role,
-        JSON.stringify(claims),
-      ]);
-      const { rows } = await tx.query<{ row: string }>(
-        `select to_jsonb(t)::text as row from ${ident(change.schema)}.${ident(change.table)} t where ${where}`,
-        keys.map(([, value]) => (value === null ? null : String(value))),
-      );
-      return rows[0]?.row ? (JSON.parse(rows[0].row) as Record<string, unknown>) : null;
-    }).catch((error: unknown) => {
-      log.debug(`realtime: ${change.table} not readable by ${String(claims.sub ?? claims.role)}: ${String(error)}`);
-      return null;
-    });
+    return readRowAs(options.db, claims, change);
   }
 
-  /** Store and admin flag of each signed-in subscriber, read once per delete. */
-  async function readersOf(userIds: string[]): Promise<Map<string, Reader>> {
-    const valid = userIds.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
-    if (valid.length === 0) return new Map();
-    stats.readerLookups += 1;
-    const { rows } = await options.db.query<{ user_id: string; store_id: string | null; is_admin: boolean }>(readersQuery, [valid]);
-    return new Map(rows.map((row) => [row.user_id, { userId: row.user_id, storeId: row.store_id, isAdmin: row.is_admin }]));
-  }
-
-  /** Whether each channel may hear of this delete, by the rule of visibility.ts. */
+  /** The channels that may hear of this delete, by the rule of visibility.ts; one account lookup per delete. */
   async function deleteListeners(change: Change, channels: Channel[]): Promise<Set<Channel>> {
     const audience = deleteAudience(change);
-    const signedIn = channels.filter((c) => c.claims.role === 'authenticated' && typeof c.claims.sub === 'string');
-    const readers = audience.kind === 'nobody' ? new Map<string, Reader>() : await readersOf([...new Set(signedIn.map((c) => String(c.claims.sub).toLowerCase()))]);
-    return new Set(
-      channels.filter(
-        (c) =>
-          c.claims.role === 'service_role' ||
-          (signedIn.includes(c) && mayHearOfDelete(audience, readers.get(String(c.claims.sub).toLowerCase()) ?? null)),
-      ),
-    );
+    const signedIn = channels.filter((c) => c.claims.role === 'authenticated').map((c) => String(c.claims.sub));
+    let readers = new Map<string, Reader>();
+    if (audience.kind !== 'nobody' && signedIn.length > 0) {
+      stats.readerLookups += 1;
+      readers = await readersOf(options.db, signedIn);
+    }
+    return new Set(channels.filter((c) => claimsMayHearOfDelete(c.claims, audience, readers)));
   }
 
   function listening(change: Change): Array<{ conn: Connection; channel: Channel; bindings: Binding[] }> {

@@ -13,6 +13,9 @@
  * delete, as the policies' helper functions read them.
  */
 
+import type { Queryable } from '../db/database.ts';
+import type { JwtClaims } from '../jwt.ts';
+
 export type DeletedRow = { schema: string; table: string; key: Record<string, unknown>; scope?: { store_id?: unknown; user_id?: unknown } };
 
 /** The subscriber as the policies see them. */
@@ -40,11 +43,27 @@ export function mayHearOfDelete(audience: Audience, reader: Reader | null): bool
   return false;
 }
 
-/** The readers of these users, in one query; the store id is taken only when it is a uuid, as get_user_store_id() does. */
-export const readersQuery = `
-  select u.id::text as user_id,
-         case when (u.raw_app_meta_data ->> 'store_id') ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-           then lower(u.raw_app_meta_data ->> 'store_id') end as store_id,
-         coalesce((u.raw_app_meta_data ->> 'is_admin') = 'true', false) as is_admin
-  from auth.users u
-  where u.id = any($1::uuid[])`;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Store and admin flag of these users, in one query; the store only when it is a uuid, as get_user_store_id() takes it. */
+export async function readersOf(db: Queryable, userIds: string[]): Promise<Map<string, Reader>> {
+  const valid = [...new Set(userIds.map((id) => id.toLowerCase()))].filter((id) => uuidPattern.test(id));
+  if (valid.length === 0) return new Map();
+  const { rows } = await db.query<{ user_id: string; store_id: string | null; is_admin: boolean }>(
+    `select u.id::text as user_id,
+            case when (u.raw_app_meta_data ->> 'store_id') ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+              then lower(u.raw_app_meta_data ->> 'store_id') end as store_id,
+            coalesce((u.raw_app_meta_data ->> 'is_admin') = 'true', false) as is_admin
+     from auth.users u
+     where u.id = any($1::uuid[])`,
+    [valid],
+  );
+  return new Map(rows.map((row) => [row.user_id, { userId: row.user_id, storeId: row.store_id, isAdmin: row.is_admin }]));
+}
+
+/** Whether a subscriber with these claims may hear of the delete: the service role always, anonymous never. */
+export function claimsMayHearOfDelete(claims: JwtClaims, audience: Audience, readers: Map<string, Reader>): boolean {
+  if (claims.role === 'service_role') return true;
+  if (claims.role !== 'authenticated' || typeof claims.sub !== 'string') return false;
+  return mayHearOfDelete(audience, readers.get(claims.sub.toLowerCase()) ?? null);
+}
