@@ -23,13 +23,18 @@ if (process.env.CI && !adminUrl) {
 /** The engines this run covers, in the order their suites are declared. */
 export const engines: EngineName[] = adminUrl ? ['pglite', 'postgres'] : ['pglite'];
 
+/**
+ * `migrate: false` gives a bootstrapped database with no migration applied (for tests
+ * that apply them in steps, as an upgrade would); it implies no seed.
+ */
 export async function createTestDatabase(
   engine: EngineName,
-  options: { seed?: boolean } = {},
+  options: { seed?: boolean; migrate?: boolean } = {},
 ): Promise<TestDatabase> {
   const db: TestDatabase =
     engine === 'pglite' ? withDispose(await openPgliteDatabase()) : await createPostgresDatabase();
   await bootstrap(db);
+  if (options.migrate === false) return db;
   await applyMigrations(db);
   if (options.seed !== false) await seed(db);
   return db;

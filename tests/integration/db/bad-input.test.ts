@@ -34,7 +34,7 @@ for (const engine of engines) {
 
     const cases: Array<[string, string, unknown[], string, RegExp]> = [
       ['a non-numeric value', insertDaily, goodDaily.with(7, 'lots'), '22P02', /invalid input syntax for type numeric/],
-      ['month 13', insertDaily, goodDaily.with(3, 13), '23514', /month_check|daily_inputs_calendar_matches_date/],
+      ['month 13', insertDaily, goodDaily.with(3, 13), '23514', /month_in_range|daily_inputs_calendar_matches_date/],
       ['an unknown row identifier', insertDaily, goodDaily.with(5, 'X'), '23514', /row_identifier_check/],
       ['an unknown metric type', insertDaily, goodDaily.with(6, 'miles'), '23514', /metric_type_check/],
       ['a day of week that does not match the date', insertDaily, goodDaily.with(4, 5), '23514', /calendar_matches_date/],
@@ -43,7 +43,7 @@ for (const engine of engines) {
         `insert into public.monthly_targets (store_id, year, month, metric_key, target_value) values ($1, 2031, 0, 'cpElr', 1)`,
         [demo.storeA],
         '23514',
-        /monthly_targets_month_check/,
+        /monthly_targets_month_in_range/,
       ],
       [
         'more days complete than a week has',
@@ -51,7 +51,7 @@ for (const engine of engines) {
          values ($1, 2031, '2031-01-05', '2031-01-11', 8)`,
         [demo.storeA],
         '23514',
-        /days_complete_check/,
+        /weekly_store_performance_days_complete_in_range/,
       ],
       [
         'a week that does not start on Sunday',
