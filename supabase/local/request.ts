@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { parseJsonExactly } from './json-numbers.ts';
 
 /** One HTTP request as the stack's services see it: already routed, body read. */
 export type StackRequest = {
@@ -21,8 +22,11 @@ export function bearer(req: StackRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** Parses a JSON body; undefined when empty, and a SyntaxError when it is not JSON. */
+/**
+ * Parses a JSON body; undefined when empty, and a SyntaxError when it is not JSON or
+ * holds a number JavaScript would change (an UnrepresentableNumberError, see json-numbers.ts).
+ */
 export function jsonBody(req: StackRequest): unknown {
   const text = req.body.toString('utf8').trim();
-  return text ? (JSON.parse(text) as unknown) : undefined;
+  return text ? parseJsonExactly(text) : undefined;
 }

@@ -11,8 +11,9 @@ import { jsonReply } from '../http.ts';
 import type { JwtClaims } from '../jwt.ts';
 import { verifyJwt } from '../jwt.ts';
 import type { StackRequest } from '../request.ts';
-import { header, jsonBody } from '../request.ts';
+import { header } from '../request.ts';
 import { RestError, statusForSqlState } from './errors.ts';
+import { restJsonBody } from './json-body.ts';
 import { readQueryShape } from './request-shape.ts';
 import { callFunction } from './rpc.ts';
 import type { SchemaCache } from './schema-cache.ts';
@@ -54,14 +55,6 @@ async function authenticate(req: StackRequest, secret: string): Promise<JwtClaim
   const role = check.claims.role ?? 'anon';
   if (!apiRoles.has(role)) throw new RestError(401, 'PGRST301', `JWT role "${role}" is not allowed`, null, null, challenge);
   return check.claims;
-}
-
-function body(req: StackRequest): unknown {
-  try {
-    return jsonBody(req);
-  } catch {
-    throw new RestError(400, 'PGRST102', 'Empty or invalid json');
-  }
 }
 
 function asRows(value: unknown): Array<Record<string, unknown>> {
@@ -129,7 +122,7 @@ export function createRestService(options: RestOptions) {
         schema,
         table,
         {
-          rows: asRows(body(req)),
+          rows: asRows(restJsonBody(req)),
           columns: shape.columns,
           onConflict: shape.onConflict,
           resolution: prefer.resolution,
@@ -138,7 +131,7 @@ export function createRestService(options: RestOptions) {
         returning,
       );
     } else if (req.method === 'PATCH') {
-      const change = body(req);
+      const change = restJsonBody(req);
       if (typeof change !== 'object' || change === null || Array.isArray(change)) {
         throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'PATCH takes one object');
       }

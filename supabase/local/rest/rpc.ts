@@ -6,8 +6,9 @@
 import type { Queryable } from '../db/database.ts';
 import type { Reply } from '../http.ts';
 import type { StackRequest } from '../request.ts';
-import { header, jsonBody } from '../request.ts';
+import { header } from '../request.ts';
 import { RestError } from './errors.ts';
+import { restJsonBody } from './json-body.ts';
 import type { DbFunction, SchemaCache } from './schema-cache.ts';
 import { ident, SqlParams } from './sql-builder.ts';
 
@@ -16,12 +17,7 @@ type RunInRole = <T>(readOnly: boolean, work: (tx: Queryable) => Promise<T>) => 
 function argumentsOf(req: StackRequest): Record<string, unknown> {
   if (req.method === 'GET' || req.method === 'HEAD') return Object.fromEntries(req.url.searchParams.entries());
   if (req.method !== 'POST') throw new RestError(405, 'PGRST101', 'Only GET and POST can call functions');
-  let parsed: unknown;
-  try {
-    parsed = jsonBody(req) ?? {};
-  } catch {
-    throw new RestError(400, 'PGRST102', 'Empty or invalid json');
-  }
+  const parsed = restJsonBody(req) ?? {};
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'Function arguments must be one JSON object');
   }
