@@ -2,8 +2,11 @@
  * Local edits: each write puts the row into the device's mirror and records the change
  * in the outbox in one Dexie transaction, so an edit is either saved and queued or not
  * saved at all. Repeated edits of one row before a push coalesce into one outbox entry
- * that keeps the newest values and the values they replaced.
+ * that keeps the newest values and the values they replaced. A row that breaks a field
+ * limit is refused before anything is written, whichever screen sent it.
  */
+import type { FieldProblem } from '../domain/field-rules.ts';
+import { rowProblem } from '../domain/field-rules.ts';
 import type { AppDatabase, OutboxEntry } from './app-database.ts';
 import type { Row, SyncedTable } from './synced-tables.ts';
 import { keyOf, keyText, syncedTables } from './synced-tables.ts';
@@ -62,6 +65,11 @@ async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteCon
  * screen's "Submit" is one unit). Returns how many rows actually changed.
  */
 export async function saveRows(db: AppDatabase, writes: RowWrite[], ctx: WriteContext): Promise<number> {
+  // The server would refuse it (the same limits are its CHECK constraints): better never queued.
+  for (const { table, row } of writes) {
+    const problem = rowProblem(table, row);
+    if (problem) throw new FieldLimitError(problem);
+  }
   const tables = [...new Set(writes.map((w) => w.table))].map((t) => db.mirror(t));
   try {
     return await db.transaction('rw', [...tables, db.outbox], async () => {
@@ -79,5 +87,12 @@ export async function saveRows(db: AppDatabase, writes: RowWrite[], ctx: WriteCo
 export class StorageFullError extends Error {
   constructor() {
     super('This device is out of storage space, so the change was not saved. Free up space, then try again.');
+  }
+}
+
+/** An edit breaks a field limit (src/domain/limits.ts): nothing of the save was written or queued. */
+export class FieldLimitError extends Error {
+  constructor(readonly problem: FieldProblem) {
+    super(problem.message);
   }
 }

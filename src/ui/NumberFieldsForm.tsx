@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
+import type { NumberLimit } from '../domain/limits.ts';
 import { parseNumberInput } from '../domain/number-input.ts';
 
-export type NumberField = { key: string; label: string; step?: string; integer?: boolean };
+/** A field of the form and what it may hold (src/domain/limits.ts). */
+export type NumberField = { key: string; label: string; limit: NumberLimit };
 
 type Props = {
   fields: readonly NumberField[];
@@ -33,21 +35,27 @@ function unsettled(edits: Record<string, string>, values: Record<string, number 
   return Object.fromEntries(
     Object.entries(edits).filter(([key, typed]) => {
       const field = fields.find((f) => f.key === key);
-      const parsed = parseNumberInput(typed, { integer: field?.integer });
+      if (!field) return false;
+      const parsed = parseNumberInput(typed, field.limit, field.label);
       return !parsed.ok || parsed.value !== (values[key] ?? null);
     }),
   );
 }
 
 /**
- * Numeric fields saved together. Every field is checked first: one bad entry is named and
- * nothing is saved. Scroll-wheel changes are blocked so scrolling never edits a value.
- * A field shows what the person typed until it is saved; the others follow the stored
- * values, so a change arriving from another device never wipes an entry in progress.
+ * Numeric fields saved together. A field is checked against its limit when it is left
+ * and again on saving: a bad entry is marked invalid with its reason (announced), keeps
+ * what was typed, and nothing is saved. Scroll-wheel changes are blocked so scrolling
+ * never edits a value. A field shows what the person typed until it is saved; the others
+ * follow the stored values, so a change arriving from another device never wipes an entry
+ * in progress.
  */
 export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave, onResult }: Props) {
   const [edits, setEdits] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const formId = useId();
+  const inputs = useRef(new Map<string, HTMLInputElement>());
   // When the stored values change (a save landing, or sync), entries they now match are settled.
   const valuesKey = JSON.stringify(values);
   const [seenValues, setSeenValues] = useState(valuesKey);
@@ -56,14 +64,30 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
     setEdits(unsettled(edits, values, fields));
   }
   const text = (key: string) => edits[key] ?? show(values[key]);
+  const messageId = (key: string) => `${formId}-${key}-error`;
+
+  function check(field: NumberField) {
+    const parsed = parseNumberInput(text(field.key), field.limit, field.label);
+    const { [field.key]: _old, ...others } = errors;
+    setErrors(parsed.ok ? others : { ...others, [field.key]: parsed.message });
+    return parsed;
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const changes: Record<string, number | null> = {};
+    const refused: Record<string, string> = {};
     for (const field of fields) {
-      const parsed = parseNumberInput(text(field.key), { integer: field.integer, label: field.label });
-      if (!parsed.ok) return onResult({ text: parsed.message, error: true });
-      if (parsed.value !== (values[field.key] ?? null)) changes[field.key] = parsed.value;
+      const parsed = parseNumberInput(text(field.key), field.limit, field.label);
+      if (!parsed.ok) refused[field.key] = parsed.message;
+      else if (parsed.value !== (values[field.key] ?? null)) changes[field.key] = parsed.value;
+    }
+    setErrors(refused);
+    const first = fields.find((field) => refused[field.key]);
+    if (first) {
+      inputs.current.get(first.key)?.focus();
+      const count = Object.keys(refused).length;
+      return onResult({ text: `Nothing was saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.`, error: true });
     }
     setBusy(true);
     const result = await onSave(changes);
@@ -72,21 +96,34 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
   }
 
   return (
-    <form className="number-form" onSubmit={(event) => void submit(event)}>
+    <form className="number-form" onSubmit={(event) => void submit(event)} noValidate>
       <div className="fields">
         {fields.map((field) => (
-          <label key={field.key}>
-            {field.label}
+          // The reason sits beside the label, not in it, so the field's name stays its label alone.
+          <div key={field.key} className="field">
+            <label htmlFor={`${formId}-${field.key}`}>{field.label}</label>
             <input
-              type="number"
+              id={`${formId}-${field.key}`}
+              ref={(input) => {
+                if (input) inputs.current.set(field.key, input);
+                else inputs.current.delete(field.key);
+              }}
+              type="text"
               inputMode="decimal"
-              step={field.step ?? (field.integer ? '1' : 'any')}
               value={text(field.key)}
               disabled={disabled || busy}
+              aria-invalid={errors[field.key] ? true : undefined}
+              aria-describedby={errors[field.key] ? messageId(field.key) : undefined}
               onWheel={(event) => event.currentTarget.blur()}
               onChange={(event) => setEdits({ ...edits, [field.key]: event.target.value })}
+              onBlur={() => check(field)}
             />
-          </label>
+            {errors[field.key] ? (
+              <span id={messageId(field.key)} role="alert" className="field-error">
+                {errors[field.key]}
+              </span>
+            ) : null}
+          </div>
         ))}
       </div>
       <button type="submit" className="primary" disabled={disabled || busy}>

@@ -47,7 +47,6 @@ export function useActiveAdvisors(storeId: string | null): Row[] | undefined {
 export async function addAdvisor(device: Device, storeId: string, name: string): Promise<string> {
   const trimmed = name.trim();
   if (!trimmed) throw new Error('Enter a name for the advisor.');
-  if (trimmed.length > 200) throw new Error('An advisor name can be 200 characters at most.');
   const id = crypto.randomUUID();
   const createdAt = new Date((device.now ?? Date.now)()).toISOString();
   await saveRows(

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import { fieldLimits } from '../../domain/limits.ts';
 import type { AdminUser, Store } from '../../sync/admin-api.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { useAdminApi } from '../session/session-context.tsx';
@@ -44,11 +45,11 @@ export function StoresTab({ stores, users, online, onChanged, onResult }: Props)
         <h2>{editing ? 'Edit Store' : 'Add Store'}</h2>
         <label>
           Store name
-          <input value={draft.name} required onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+          <input value={draft.name} required maxLength={fieldLimits.stores.name.maxLength} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
         </label>
         <label>
           Subdomain (optional)
-          <input value={draft.subdomain} onChange={(e) => setDraft({ ...draft, subdomain: e.target.value })} />
+          <input value={draft.subdomain} maxLength={fieldLimits.stores.subdomain.maxLength} onChange={(e) => setDraft({ ...draft, subdomain: e.target.value })} />
         </label>
         <div className="actions">
           <button type="submit" className="primary" disabled={!online}>

@@ -114,7 +114,6 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
             valueOf={valueOf}
             onCell={onCell}
             onWeek={onWeek}
-            onInvalid={(message) => setNotice(`Notice: ${message}`)}
           />
         </>
       ) : (

@@ -1,5 +1,6 @@
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
+import { numberLimitOf } from '../../domain/field-rules.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import type { CellKey, DailyMonth } from './use-daily-month.ts';
 import { cellKey } from './use-daily-month.ts';
@@ -9,6 +10,7 @@ const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 const rows: LabourRow[] = ['CP', 'W', 'I'];
 const metrics: Metric[] = ['hours', 'sales'];
 const metricLabel = { hours: 'Hours', sales: 'Sales' } as const;
+const limits = { hours: numberLimitOf('daily_inputs', 'value', { metric_type: 'hours' }), sales: numberLimitOf('daily_inputs', 'value', { metric_type: 'sales' }) };
 
 type Props = {
   month: DailyMonth;
@@ -18,11 +20,10 @@ type Props = {
   valueOf(key: CellKey): number | null;
   onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null): void;
   onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
-  onInvalid(message: string): void;
 };
 
 /** Weeks as rows, Sunday to Saturday; each day holds CP, W and I hours and sales. */
-export function DayGrid({ month, disabled, average, valueOf, onCell, onWeek, onInvalid }: Props) {
+export function DayGrid({ month, disabled, average, valueOf, onCell, onWeek }: Props) {
   return (
     <table className="day-grid" data-grid aria-label="Daily hours and sales">
       <thead>
@@ -53,11 +54,11 @@ export function DayGrid({ month, disabled, average, valueOf, onCell, onWeek, onI
                           key={`${row}-${metric}`}
                           label={`${row} ${metricLabel[metric]} ${day.date}`}
                           value={valueOf(cellKey(day.date, row, metric))}
+                          limit={limits[metric]}
                           disabled={disabled}
                           row={weekIndex * 3 + rowIndex}
                           column={dayIndex * 2 + metricIndex}
                           onCommit={(value) => onCell(day.date, row, metric, value)}
-                          onInvalid={onInvalid}
                         />
                       )),
                     )}
@@ -66,7 +67,7 @@ export function DayGrid({ month, disabled, average, valueOf, onCell, onWeek, onI
               </td>
             ))}
             <td className="week-summary-cell">
-              <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} onInvalid={onInvalid} />
+              <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} />
             </td>
           </tr>
         ))}

@@ -1,4 +1,5 @@
 import type { IsoDate } from '../../domain/calendar.ts';
+import { numberLimitOf } from '../../domain/field-rules.ts';
 import { dailyAverage } from '../../domain/kpi-math.ts';
 import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import type { GridWeek } from '../../domain/month-grid.ts';
@@ -11,11 +12,13 @@ type Props = {
   average: boolean;
   disabled: boolean;
   onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
-  onInvalid(message: string): void;
 };
 
+const daysCompleteLimit = numberLimitOf('weekly_store_performance', 'days_complete');
+const workDaysLimit = numberLimitOf('weekly_store_performance', 'work_days');
+
 /** A week's ALL/CP/W/I hours, sales and ELR (daily average or total), and its days complete and work days. */
-export function WeekSummary({ week, figures, average, disabled, onWeek, onInvalid }: Props) {
+export function WeekSummary({ week, figures, average, disabled, onWeek }: Props) {
   const totals = figures?.totals;
   const lines = totals
     ? [
@@ -35,12 +38,11 @@ export function WeekSummary({ week, figures, average, disabled, onWeek, onInvali
           <NumberCell
             label={`Days Complete Week ${week.index}`}
             value={figures?.daysComplete ?? null}
-            integer
+            limit={daysCompleteLimit}
             disabled={disabled}
             row={1000 + week.index}
             column={0}
             onCommit={(value) => onWeek(week.start, 'daysComplete', value)}
-            onInvalid={onInvalid}
           />
         </label>
         <label>
@@ -48,12 +50,11 @@ export function WeekSummary({ week, figures, average, disabled, onWeek, onInvali
           <NumberCell
             label={`Work Days Week ${week.index}`}
             value={figures?.workDays ?? null}
-            integer
+            limit={workDaysLimit}
             disabled={disabled}
             row={1000 + week.index}
             column={1}
             onCommit={(value) => onWeek(week.start, 'workDays', value)}
-            onInvalid={onInvalid}
           />
         </label>
       </div>

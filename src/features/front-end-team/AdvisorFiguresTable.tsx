@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import type { Figures } from '../../domain/front-end-team.ts';
 import { addUp } from '../../domain/front-end-team.ts';
+import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCount, formatCurrency } from '../../domain/format.ts';
+import type { LimitedTable } from '../../domain/limits.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import type { Advisor } from './use-team-month.ts';
 
@@ -9,11 +11,12 @@ export type FigureColumn = { key: string; label: string; money?: boolean };
 
 type Props = {
   label: string;
+  /** The table the figures are kept in: its field limits apply to the cells. */
+  table: LimitedTable;
   columns: readonly FigureColumn[];
   advisors: Advisor[];
   figures: Map<string, Figures>;
   onCommit(advisorId: string, key: string, value: number | null): void;
-  onInvalid(message: string): void;
   /** Shown under a cell's input, e.g. the share of ROs an op code count stands for. */
   note?(figures: Figures, key: string, advisorId: string | null): ReactNode;
   /** Rows after the team's total (goals, targets). */
@@ -29,7 +32,7 @@ export const showFigure = (value: number | null | undefined, money?: boolean) =>
   value === null || value === undefined ? '-' : money ? formatCurrency(value) : formatCount(value);
 
 /** Advisors down, figures across, each cell saved as it is left; the team's total at the foot. */
-export function AdvisorFiguresTable({ label, columns, advisors, figures, onCommit, onInvalid, note, footer, action, totalLabel = 'TEAM TOTAL', emptyText }: Props) {
+export function AdvisorFiguresTable({ label, table, columns, advisors, figures, onCommit, note, footer, action, totalLabel = 'TEAM TOTAL', emptyText }: Props) {
   const keys = columns.map((c) => c.key);
   const team = addUp([...figures.values()], keys);
   return (
@@ -63,10 +66,10 @@ export function AdvisorFiguresTable({ label, columns, advisors, figures, onCommi
                   <NumberCell
                     label={`${c.label} ${advisor.name}`}
                     value={own[c.key] ?? null}
+                    limit={numberLimitOf(table, c.key)}
                     row={row}
                     column={column}
                     onCommit={(value) => onCommit(advisor.id, c.key, value)}
-                    onInvalid={onInvalid}
                   />
                   {note?.(own, c.key, advisor.id)}
                 </td>

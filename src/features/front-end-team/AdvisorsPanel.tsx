@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { useDevice } from '../../data/device-context.tsx';
 import { addAdvisor, retireAdvisor } from '../../data/repositories/store-and-people.ts';
 import { addUp, projectToMonthEnd } from '../../domain/front-end-team.ts';
+import { fieldLimits } from '../../domain/limits.ts';
 import { monthLabel } from '../../domain/month.ts';
 import type { MonthKey } from '../../domain/month.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
@@ -20,11 +21,10 @@ type Props = {
   month: MonthKey;
   team: TeamMonth;
   onCommit(advisorId: string, key: string, value: number | null): void;
-  onInvalid(message: string): void;
 };
 
 /** The advisors of the month with days worked and pay; advisors are added and removed here. */
-export function AdvisorsPanel({ storeId, month, team, onCommit, onInvalid }: Props) {
+export function AdvisorsPanel({ storeId, month, team, onCommit }: Props) {
   const device = useDevice();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Advisor | null>(null);
@@ -59,12 +59,12 @@ export function AdvisorsPanel({ storeId, month, team, onCommit, onInvalid }: Pro
       <h2 id="front-end-team-title">FRONT END TEAM - {monthLabel(month)}</h2>
       <AdvisorFiguresTable
         label="Front End Team"
+        table="front_end_team_daily_performance"
         columns={columns}
         advisors={team.advisors}
         emptyText={team.emptyText}
         figures={team.pay}
         onCommit={onCommit}
-        onInvalid={onInvalid}
         totalLabel="TOTALS"
         action={{
           label: 'Remove',
@@ -131,7 +131,7 @@ function AddAdvisorDialog({ error, onAdd, onClose }: { error: string | null; onA
       <form onSubmit={submit}>
         <label>
           Enter advisor name:
-          <input value={name} maxLength={200} autoFocus onChange={(event) => setName(event.target.value)} />
+          <input value={name} maxLength={fieldLimits.front_end_team_advisors.advisor_name.maxLength} autoFocus onChange={(event) => setName(event.target.value)} />
         </label>
         {error ? (
           <p role="alert" className="error">

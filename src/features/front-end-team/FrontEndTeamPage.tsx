@@ -42,7 +42,6 @@ export function FrontEndTeamPage() {
       setStatus({ text: `Error saving: ${error instanceof Error ? error.message : String(error)}`, error: true });
     }
   }
-  const invalid = (text: string) => setStatus({ text, error: true });
 
   if (!storeId) return <p role="alert">Store ID not found. Please ensure you are logged in and have a store associated.</p>;
   if (!team) return <p>Loading front end team...</p>;
@@ -79,20 +78,28 @@ export function FrontEndTeamPage() {
       </header>
       <div className="team-sections">
         <section id="front-end-team-section" className="card" aria-labelledby="front-end-team-title">
-          <AdvisorsPanel storeId={storeId} month={month} team={team} onCommit={figure('front_end_team_daily_performance')} onInvalid={invalid} />
+          <AdvisorsPanel storeId={storeId} month={month} team={team} onCommit={figure('front_end_team_daily_performance')} />
         </section>
         <section id="totals-section" className="card" aria-labelledby="totals-title">
           <h2 id="totals-title">Totals</h2>
-          <AdvisorFiguresTable label="Totals" columns={totalsFields} advisors={team.advisors} emptyText={team.emptyText} figures={team.totals} onCommit={figure('front_end_team_advisor_totals')} onInvalid={invalid} />
+          <AdvisorFiguresTable
+            label="Totals"
+            table="front_end_team_advisor_totals"
+            columns={totalsFields}
+            advisors={team.advisors}
+            emptyText={team.emptyText}
+            figures={team.totals}
+            onCommit={figure('front_end_team_advisor_totals')}
+          />
         </section>
         <section id="op-code-focus-section" className="card" aria-labelledby="op-code-focus-title">
-          <OpCodeFocus team={team} onCommit={figure('front_end_team_advisor_op_codes')} onInvalid={invalid} />
+          <OpCodeFocus team={team} onCommit={figure('front_end_team_advisor_op_codes')} />
         </section>
         <section id="surveys-section" className="card" aria-labelledby="surveys-title">
-          <SurveysTable team={team} onSave={survey} onInvalid={invalid} />
+          <SurveysTable team={team} onSave={survey} />
         </section>
         <section id="score-card-section" className="card" aria-labelledby="score-card-title">
-          <ScoreCard team={team} onTarget={target} onInvalid={invalid} />
+          <ScoreCard team={team} onTarget={target} />
         </section>
       </div>
     </div>

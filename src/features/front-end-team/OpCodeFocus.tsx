@@ -6,10 +6,10 @@ import type { TeamMonth } from './use-team-month.ts';
 
 const goalText = { 'no-data': 'no ROs yet', behind: 'below the low goal', warning: 'between the goals', good: 'at target' } as const;
 
-type Props = { team: TeamMonth; onCommit(advisorId: string, key: string, value: number | null): void; onInvalid(message: string): void };
+type Props = { team: TeamMonth; onCommit(advisorId: string, key: string, value: number | null): void };
 
 /** Op code counts per advisor, each with its share of the advisor's ROs against the fixed goals. */
-export function OpCodeFocus({ team, onCommit, onInvalid }: Props) {
+export function OpCodeFocus({ team, onCommit }: Props) {
   const teamRos = addUp([...team.totals.values()], ['total_ros']).total_ros ?? 0;
   function share(figures: Figures, key: string, advisorId: string | null) {
     const goal = opCodeFields.find((f) => f.key === key);
@@ -27,12 +27,12 @@ export function OpCodeFocus({ team, onCommit, onInvalid }: Props) {
       <h2 id="op-code-focus-title">Op Code Focus</h2>
       <AdvisorFiguresTable
         label="Op Code Focus"
+        table="front_end_team_advisor_op_codes"
         columns={opCodeFields}
         advisors={team.advisors}
         emptyText={team.emptyText}
         figures={team.opCodes}
         onCommit={onCommit}
-        onInvalid={onInvalid}
         note={share}
         footer={
           <>

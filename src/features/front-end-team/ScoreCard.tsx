@@ -1,5 +1,6 @@
 import type { ScoreCardKey } from '../../domain/front-end-team.ts';
 import { addUp, comparison, projectToMonthEnd, scoreCard, scoreCardColumns, scoreCardTargets, totalsFields } from '../../domain/front-end-team.ts';
+import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency, formatPercent, formatRatio } from '../../domain/format.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import type { TeamMonth } from './use-team-month.ts';
@@ -13,7 +14,6 @@ const projecting = (labourSales: number | null, monthComplete: number) => {
 type Props = {
   team: TeamMonth;
   onTarget(column: string, value: number | null): void;
-  onInvalid(message: string): void;
 };
 
 /**
@@ -21,7 +21,7 @@ type Props = {
  * the team's over the store's days complete, the month's targets (editable) and how the
  * team compares. Projecting carries labour sales to the month's end at the store's pace.
  */
-export function ScoreCard({ team, onTarget, onInvalid }: Props) {
+export function ScoreCard({ team, onTarget }: Props) {
   const keys = totalsFields.map((f) => f.key);
   const teamTotals = addUp([...team.totals.values()], keys);
   const teamScore = scoreCard(teamTotals, team.daysComplete);
@@ -68,7 +68,14 @@ export function ScoreCard({ team, onTarget, onInvalid }: Props) {
             <th scope="row">TARGET</th>
             {scoreCardColumns.map((c, column) => (
               <td key={c.key}>
-                <NumberCell label={`Target ${c.label}`} value={targets[c.key]} row={0} column={column} onCommit={(value) => onTarget(c.targetColumn, value)} onInvalid={onInvalid} />
+                <NumberCell
+                  label={`Target ${c.label}`}
+                  value={targets[c.key]}
+                  limit={numberLimitOf('front_end_team_targets', c.targetColumn)}
+                  row={0}
+                  column={column}
+                  onCommit={(value) => onTarget(c.targetColumn, value)}
+                />
               </td>
             ))}
             <td />

@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Row } from '../../data/synced-tables.ts';
 import { addUp, npsPercent, surveyGoals, surveyStatus } from '../../domain/front-end-team.ts';
+import { characterCount, numberLimitOf } from '../../domain/field-rules.ts';
 import { formatPercent } from '../../domain/format.ts';
+import { fieldLimits } from '../../domain/limits.ts';
 import { showFigure } from './AdvisorFiguresTable.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import type { TeamMonth } from './use-team-month.ts';
@@ -13,17 +15,15 @@ const numberColumns = [
 ] as const;
 
 const num = (value: unknown) => (value === null || value === undefined || value === '' ? null : Number(value));
-/** The server keeps NPS as text of up to 100 characters. */
-const npsMaxLength = 100;
+const npsMaxLength = fieldLimits.advisor_survey_data.nps_score.maxLength;
 
 type Props = {
   team: TeamMonth;
   onSave(advisorId: string, fields: Row): void;
-  onInvalid(message: string): void;
 };
 
 /** Each advisor's month of surveys: MPI media, NPS (as typed), surveys and e-mail penetration. */
-export function SurveysTable({ team, onSave, onInvalid }: Props) {
+export function SurveysTable({ team, onSave }: Props) {
   const rows = team.advisors.map((advisor) => ({ advisor, survey: team.surveys.get(advisor.id) }));
   const totalSurveys = addUp(rows.map((r) => r.survey ?? {}), ['surveys_count']).surveys_count;
   return (
@@ -48,10 +48,10 @@ export function SurveysTable({ team, onSave, onInvalid }: Props) {
                 <NumberCell
                   label={`${label} ${advisor.name}`}
                   value={num(survey?.[key])}
+                  limit={numberLimitOf('advisor_survey_data', key)}
                   row={row}
                   column={column}
                   onCommit={(value) => onSave(advisor.id, { [key]: value })}
-                  onInvalid={onInvalid}
                 />
               );
             };
@@ -63,10 +63,8 @@ export function SurveysTable({ team, onSave, onInvalid }: Props) {
                   <TextCell
                     label={`NPS Score ${advisor.name}`}
                     value={survey?.nps_score === null || survey?.nps_score === undefined ? '' : String(survey.nps_score)}
-                    onCommit={(text) => {
-                      if (text.length > npsMaxLength) return onInvalid(`NPS Score: ${npsMaxLength} characters at most.`);
-                      onSave(advisor.id, { nps_score: text.trim() === '' ? null : text.trim() });
-                    }}
+                    maxLength={npsMaxLength}
+                    onCommit={(text) => onSave(advisor.id, { nps_score: text.trim() === '' ? null : text.trim() })}
                   />
                 </td>
                 <td>{cell('surveys_count', 1)}</td>
@@ -100,20 +98,39 @@ export function SurveysTable({ team, onSave, onInvalid }: Props) {
   );
 }
 
-/** Free text saved when the cell is left, only if it changed. */
-function TextCell({ label, value, onCommit }: { label: string; value: string; onCommit(text: string): void }) {
+/**
+ * Free text saved when the cell is left, only if it changed. Longer than the field keeps
+ * (in characters, as the server counts), it is not saved: the cell keeps the text, is
+ * marked invalid and says why.
+ */
+function TextCell({ label, value, maxLength, onCommit }: { label: string; value: string; maxLength: number; onCommit(text: string): void }) {
   const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const messageId = useId();
+  function commit() {
+    if (draft === null) return;
+    if (characterCount(draft.trim()) > maxLength) return setError(`${label}: enter at most ${maxLength} characters.`);
+    setDraft(null);
+    setError(null);
+    if (draft !== value) onCommit(draft);
+  }
   return (
-    <input
-      className="cell"
-      aria-label={label}
-      value={draft ?? value}
-      onFocus={() => setDraft(value)}
-      onChange={(event) => setDraft(event.target.value)}
-      onBlur={() => {
-        if (draft !== null && draft !== value) onCommit(draft);
-        setDraft(null);
-      }}
-    />
+    <span className="cell-field">
+      <input
+        className="cell"
+        aria-label={label}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? messageId : undefined}
+        value={draft ?? value}
+        onFocus={() => setDraft((typed) => typed ?? value)}
+        onChange={(event) => setDraft(event.target.value)}
+        onBlur={commit}
+      />
+      {error ? (
+        <span id={messageId} role="alert" className="cell-error">
+          {error}
+        </span>
+      ) : null}
+    </span>
   );
 }

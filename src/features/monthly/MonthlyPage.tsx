@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useDevice } from '../../data/device-context.tsx';
 import type { LaborGross, LaborType } from '../../data/repositories/store-month.ts';
 import { saveLaborGross, useLaborGross, useMonthlyTargets } from '../../data/repositories/store-month.ts';
+import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency, formatHours, formatPercent } from '../../domain/format.ts';
 import { effectiveTargets, monthTarget, pacing } from '../../domain/kpi-math.ts';
 import { readMonth, yearAndMonth } from '../../domain/month.ts';
@@ -19,6 +20,8 @@ const laborRows: Array<{ type: LaborType; label: string; category?: 'CP' | 'W' |
   { type: 'sublet', label: 'SUBLET' },
   { type: 'unappliedTime', label: 'UNAPPLIED TIME' },
 ];
+
+const limit = (column: keyof LaborGross) => numberLimitOf('monthly_labor_gross_inputs', column);
 
 const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
@@ -95,19 +98,19 @@ export function MonthlyPage() {
             {rows.map((row, index) => (
               <tr key={row.type}>
                 <td>
-                  <NumberCell label={`RO's ${row.label}`} value={num(row.stored?.return_on_sales)} row={index} column={0} onCommit={(v) => void save(row.type, 'return_on_sales', v)} onInvalid={setStatus} />
+                  <NumberCell label={`RO's ${row.label}`} value={num(row.stored?.return_on_sales)} limit={limit('return_on_sales')} row={index} column={0} onCommit={(v) => void save(row.type, 'return_on_sales', v)} />
                 </td>
                 <td>{row.hours === null ? '-' : formatHours(row.hours)}</td>
                 <th scope="row">{row.label}</th>
                 <td>
                   {row.type === 'sublet' ? (
-                    <NumberCell label={`Sales ${row.label}`} value={num(row.stored?.direct_sales_value)} row={index} column={1} onCommit={(v) => void save(row.type, 'direct_sales_value', v)} onInvalid={setStatus} />
+                    <NumberCell label={`Sales ${row.label}`} value={num(row.stored?.direct_sales_value)} limit={limit('direct_sales_value')} row={index} column={1} onCommit={(v) => void save(row.type, 'direct_sales_value', v)} />
                   ) : (
                     formatCurrency(row.sales)
                   )}
                 </td>
                 <td>
-                  <NumberCell label={`Gross ${row.label}`} value={num(row.stored?.gross_value)} row={index} column={2} onCommit={(v) => void save(row.type, 'gross_value', v)} onInvalid={setStatus} />
+                  <NumberCell label={`Gross ${row.label}`} value={num(row.stored?.gross_value)} limit={limit('gross_value')} row={index} column={2} onCommit={(v) => void save(row.type, 'gross_value', v)} />
                 </td>
                 <td>{row.sales ? formatPercent((row.grossValue / row.sales) * 100) : '-'}</td>
               </tr>

@@ -1,25 +1,15 @@
 import { useDevice } from '../../data/device-context.tsx';
+import { fieldLimits } from '../../domain/limits.ts';
 import { saveStoreSettings, useStoreSettings } from '../../data/repositories/store-and-people.ts';
 import type { FormResult, NumberField } from '../../ui/NumberFieldsForm.tsx';
 import { FormMessage, NumberFieldsForm } from '../../ui/NumberFieldsForm.tsx';
 import { useState } from 'react';
 import { useAccount } from '../session/session-context.tsx';
 
-export const storeSettingFields: NumberField[] = [
-  { key: 'labour_rate', label: 'Labour Rate', step: '0.01' },
-  { key: 'warranty_rate', label: 'Warranty Rate', step: '0.01' },
-  { key: 'internal_rate', label: 'Internal Rate', step: '0.01' },
-  { key: 'stalls', label: 'Stalls', integer: true },
-  { key: 'journeyman_technicians', label: 'Journeyman Technicians', integer: true },
-  { key: 'apprentice_technicians', label: 'Apprentice Technicians', integer: true },
-  { key: 'lube_techs', label: 'Lube Techs', integer: true },
-  { key: 'service_advisors', label: 'Service Advisors', integer: true },
-  { key: 'appt_coordinator', label: 'Appointment Coordinator', integer: true },
-  { key: 'dispatcher', label: 'Dispatcher', integer: true },
-  { key: 'service_manager', label: 'Service Manager', integer: true },
-];
+/** The store's rates (currency, cents) and head counts (whole numbers), as the field limits say. */
+export const storeSettingFields: NumberField[] = Object.entries(fieldLimits.store_settings).map(([key, limit]) => ({ key, label: limit.label, limit }));
 
-/** The store's rates (currency, step 0.01) and head counts (whole numbers). */
+/** The store's rates and head counts. */
 export function StoreSettingsTab() {
   const [message, setMessage] = useState<FormResult | null>(null);
   const device = useDevice();

@@ -1,5 +1,6 @@
 import { useDevice } from '../../data/device-context.tsx';
 import { saveMonthlyTargets, useMonthlyTargets } from '../../data/repositories/store-month.ts';
+import { numberLimitOf } from '../../domain/field-rules.ts';
 import { monthLabel, yearAndMonth } from '../../domain/month.ts';
 import { targetFields, targetShown } from '../../domain/targets.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
@@ -23,7 +24,7 @@ export function TargetsTab() {
       <h2 id="targets-title">Targets for {monthLabel(month)}</h2>
       <NumberFieldsForm
         key={`${storeId}-${month}`}
-        fields={targetFields.map((field) => ({ key: field.key, label: field.label, step: '0.01' }))}
+        fields={targetFields.map((field) => ({ key: field.key, label: field.label, limit: numberLimitOf('monthly_targets', 'target_value', { metric_key: field.key }) }))}
         values={values}
         onResult={setMessage}
         submitLabel="Save Targets"

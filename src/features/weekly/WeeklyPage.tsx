@@ -77,7 +77,6 @@ export function WeeklyPage() {
                 average={average}
                 disabled={!storeId}
                 onWeek={(start, field, value) => void onWeek(start, field, value)}
-                onInvalid={(message) => setNotice(`Notice: ${message}`)}
               />
             </article>
           ))}

@@ -1,4 +1,5 @@
 import type { Row } from '../../data/synced-tables.ts';
+import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency, formatHours, formatPercent } from '../../domain/format.ts';
 import type { YearlyInput, YearlyRow } from '../../domain/yearly.ts';
 import { deriveYearlyRow, yearlySummary } from '../../domain/yearly.ts';
@@ -35,11 +36,10 @@ type Props = {
   year: number;
   rows: Row[];
   onCommit(year: number, month: number, field: InputField, value: number | null): void;
-  onInvalid(message: string): void;
 };
 
 /** One year: a row per month with its inputs and derived columns, then AVG and Total. */
-export function YearBlock({ year, rows, onCommit, onInvalid }: Props) {
+export function YearBlock({ year, rows, onCommit }: Props) {
   const months = monthNames.map((_, i) => monthInput(rows, i + 1));
   const { total, average } = yearlySummary(months);
   const cell = (input: YearlyInput, field: InputField, rowIndex: number, column: number) => (
@@ -47,10 +47,10 @@ export function YearBlock({ year, rows, onCommit, onInvalid }: Props) {
       <NumberCell
         label={`${fieldLabels[field]} ${monthNames[input.month - 1]} ${year}`}
         value={input[field]}
+        limit={numberLimitOf('yearly_financial_inputs', field)}
         row={year * 100 + rowIndex}
         column={column}
         onCommit={(value) => onCommit(year, input.month, field, value)}
-        onInvalid={onInvalid}
       />
     </td>
   );

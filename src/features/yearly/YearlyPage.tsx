@@ -75,8 +75,8 @@ export function YearlyPage() {
       )}
       {loading ? null : (
         <div className="year-blocks" data-grid>
-          <YearBlock year={year} rows={current} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} onInvalid={(text) => setMessage({ text: `Notice: ${text}`, error: true })} />
-          <YearBlock year={year - 1} rows={previous} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} onInvalid={(text) => setMessage({ text: `Notice: ${text}`, error: true })} />
+          <YearBlock year={year} rows={current} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
+          <YearBlock year={year - 1} rows={previous} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
         </div>
       )}
     </section>

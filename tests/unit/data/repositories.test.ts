@@ -45,7 +45,7 @@ describe('repository write commands', () => {
 
   it('adds advisors with a trimmed name, refuses a blank one, and retires without deleting', async () => {
     await expect(addAdvisor(device, 's1', '   ')).rejects.toThrow('Enter a name for the advisor.');
-    await expect(addAdvisor(device, 's1', 'x'.repeat(201))).rejects.toThrow('An advisor name can be 200 characters at most.');
+    await expect(addAdvisor(device, 's1', 'x'.repeat(201))).rejects.toThrow('Advisor name: enter at most 200 characters.');
     expect(await device.db.mirror('front_end_team_advisors').count()).toBe(0);
     const id = await addAdvisor(device, 's1', '  Riley Chen ');
     await retireAdvisor(device, id);
