@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { retryDeadLetter, useConflicts, useDeadLetters } from '../../data/repositories/sync-logs.ts';
 import { useDevice } from '../../data/device-context.tsx';
+import { explainRefusal } from '../../domain/refusals.ts';
 import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
 
 function when(time: number | null): string {
@@ -46,10 +47,20 @@ function SyncPanel({ lastError }: { lastError: string | null }) {
       {lastError ? <p className="notice">{lastError}</p> : null}
       <h2>Refused by the server</h2>
       {letters.length === 0 ? <p>None.</p> : null}
-      <ul>
+      <ul className="refusals">
         {letters.map((letter) => (
           <li key={letter.id}>
-            <strong>{letter.table}</strong> {letter.key}: {letter.message}{' '}
+            <p>{explainRefusal(letter)}</p>
+            {/* The server's own words stay available, for support and for causes the sentence cannot name. */}
+            <details>
+              <summary>Server&apos;s answer</summary>
+              <p>
+                <code>{letter.code}</code> {letter.message}
+              </p>
+              <p>
+                <strong>{letter.table}</strong> {letter.key}
+              </p>
+            </details>
             <button type="button" onClick={() => void retryDeadLetter(device, letter.id as number)}>
               Try again
             </button>
