@@ -56,7 +56,7 @@ describe('the Daily screen', () => {
     expect(await page.getByLabel('Work Days Week 2').count()).toBe(1);
   });
 
-  it('updates the tiles as soon as a value is entered, and refuses text with a notice', async () => {
+  it('updates the tiles as soon as a value is entered, and refuses text at the cell', async () => {
     await page.getByLabel('Days Complete Week 2').fill('1');
     await page.getByLabel('Work Days Week 2').fill('6');
     await page.getByLabel('CP Hours 2031-03-03').fill('50');
@@ -66,8 +66,12 @@ describe('the Daily screen', () => {
     await expect.poll(() => tile('CP ELR').locator('.headline').textContent()).toBe('$185');
     await page.getByLabel('W Hours 2031-03-03').fill('lots');
     await page.getByLabel('W Sales 2031-03-03').click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Notice: W Hours 2031-03-03: "lots" is not a number.');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('W Hours 2031-03-03: "lots" is not a number; enter a number from 0 to 1,000.');
+    // What was typed stays to be corrected; Escape gives the stored value back.
+    expect(await page.getByLabel('W Hours 2031-03-03').inputValue()).toBe('lots');
+    await page.getByLabel('W Hours 2031-03-03').press('Escape');
     expect(await page.getByLabel('W Hours 2031-03-03').inputValue()).toBe('');
+    expect(await page.getByRole('alert').count()).toBe(0);
   });
 
   it('keeps an entry made offline through an offline reload, and sends it once the network is back', async () => {

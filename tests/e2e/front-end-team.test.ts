@@ -84,7 +84,9 @@ describe('the Front End Team screen', () => {
     const before = await pay.inputValue();
     await pay.fill('lots');
     await page.getByLabel('Days Worked Sam Carter').click();
-    await expect.poll(() => page.locator('.team-header .save-status').textContent()).toBe('PAY Sam Carter: "lots" is not a number.');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('PAY Sam Carter: "lots" is not a number; enter a number from 0 to 1,000,000.');
+    expect(await pay.getAttribute('aria-invalid')).toBe('true');
+    await pay.press('Escape');
     expect(await pay.inputValue()).toBe(before);
   });
 
