@@ -56,6 +56,7 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
   const [busy, setBusy] = useState(false);
   const formId = useId();
   const inputs = useRef(new Map<string, HTMLInputElement>());
+  const saveButton = useRef<HTMLButtonElement>(null);
   // When the stored values change (a save landing, or sync), entries they now match are settled.
   const valuesKey = JSON.stringify(values);
   const [seenValues, setSeenValues] = useState(valuesKey);
@@ -66,11 +67,16 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
   const text = (key: string) => edits[key] ?? show(values[key]);
   const messageId = (key: string) => `${formId}-${key}-error`;
 
-  function check(field: NumberField) {
-    const parsed = parseNumberInput(text(field.key), field.limit, field.label);
+  function check(field: NumberField, typed: string) {
+    const parsed = parseNumberInput(typed, field.limit, field.label);
     const { [field.key]: _old, ...others } = errors;
     setErrors(parsed.ok ? others : { ...others, [field.key]: parsed.message });
-    return parsed;
+  }
+
+  function change(field: NumberField, typed: string) {
+    setEdits({ ...edits, [field.key]: typed });
+    // A mark goes as soon as the entry is right, so the form settles before the next click.
+    if (errors[field.key] && parseNumberInput(typed, field.limit, field.label).ok) check(field, typed);
   }
 
   async function submit(event: FormEvent) {
@@ -115,8 +121,12 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
               aria-invalid={errors[field.key] ? true : undefined}
               aria-describedby={errors[field.key] ? messageId(field.key) : undefined}
               onWheel={(event) => event.currentTarget.blur()}
-              onChange={(event) => setEdits({ ...edits, [field.key]: event.target.value })}
-              onBlur={() => check(field)}
+              onChange={(event) => change(field, event.target.value)}
+              // Leaving for the save button is checked by the save itself: a message appearing
+              // now would move the button from under the pointer and lose the click.
+              onBlur={(event) => {
+                if (event.relatedTarget !== saveButton.current) check(field, text(field.key));
+              }}
             />
             {errors[field.key] ? (
               <span id={messageId(field.key)} role="alert" className="field-error">
@@ -126,7 +136,7 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
           </div>
         ))}
       </div>
-      <button type="submit" className="primary" disabled={disabled || busy}>
+      <button ref={saveButton} type="submit" className="primary" disabled={disabled || busy}>
         {busy ? 'Saving...' : submitLabel}
       </button>
     </form>

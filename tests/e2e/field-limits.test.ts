@@ -6,7 +6,7 @@
  * before the limits) is listed in the sync panel with the field and its range.
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
@@ -62,6 +62,8 @@ describe('field limits in the browser', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.appUrl });
   });
   afterAll(() => e2e?.close());
+  // A test that fails while offline must not leave the next one offline.
+  afterEach(() => context.setOffline(false));
 
   it('refuses a bad daily cell at the cell: marked, announced, kept for correcting, never queued', async () => {
     await page.goto(`${e2e.appUrl}/daily?month=2031-08`);
@@ -102,6 +104,8 @@ describe('field limits in the browser', () => {
     await expect
       .poll(() => server(`select row_identifier, metric_type, value::text from daily_inputs where store_id = $1 and entry_date between '2031-08-01' and '2031-08-31'`, [demo.storeA]), { timeout: 20_000 })
       .toEqual([{ row_identifier: 'CP', metric_type: 'hours', value: '7.50' }]);
+    // Confirmed on the device too (the server's answer processed), before the next test goes offline.
+    await expect.poll(waiting, { timeout: 20_000 }).toContain('0 edits waiting');
     expect(await server(`select count(*)::int as n from weekly_store_performance where store_id = $1 and week_start_date = '2031-08-03'`, [demo.storeA])).toEqual([{ n: 0 }]);
   });
 
