@@ -11,15 +11,57 @@
 export const serviceLimits = {
   /** Largest request body the backend reads, in bytes. */
   requestBodyBytes: 1024 * 1024,
-  /** Rows one push (push_changes) may carry; the device sends batches of at most this. */
+  /**
+   * Rows one push (push_changes) may carry; the device sends batches of at most this.
+   * The function refuses more (a migration holds the same number; a test keeps them equal).
+   */
   pushBatchRows: 400,
-  /** Rows one pull page may carry. */
+  /** Rows one pull page may carry (pull_changes refuses a larger p_limit). */
   pullPageRows: 1000,
   /** Realtime channels one websocket connection may join (a tab uses one). */
   realtimeChannelsPerConnection: 20,
   /** Realtime connections one client address may hold: a dealership's tablets and desktops share one address. */
   realtimeConnectionsPerAddress: 100,
+
+  /**
+   * Longest a client-driven statement (REST, RPC) may run, in milliseconds, as hosted
+   * Supabase's 8 s for its API roles. PostgreSQL cancels it; PGlite cannot interrupt a
+   * running statement, so there the limits below bound a statement's work instead.
+   */
+  statementTimeoutMs: 8_000,
+  /** Deepest chain of embedded resources in one `select` (`a(b(c))` is 3). */
+  maxEmbedDepth: 3,
+  /** Rows one read returns at most, as PostgREST's db-max-rows: longer results are cut, not refused. */
+  maxRowsPerRead: 1_000,
+  /** Rows all embedded resources of one statement may bring together; more is refused. */
+  maxEmbeddedRows: 50_000,
+  /** Rows one insert or upsert body may carry. */
+  maxRowsPerWrite: 1_000,
+  /** Longest request target (path and query string), in bytes. */
+  maxTargetBytes: 8 * 1024,
+  /** Query parameters one request may carry. */
+  maxQueryParameters: 200,
+  /** Filter conditions one request may carry, counting those inside or/and and on embeds. */
+  maxFilters: 100,
+  /** Deepest nesting of or/and groups. */
+  maxLogicDepth: 10,
+
+  /**
+   * Requests that may use the database at once. PGlite has one connection, so one;
+   * PostgreSQL gets this many of its pool, the rest stays free for sign-in and Realtime.
+   */
+  dbConcurrentRequests: 6,
+  /** Requests that may wait for the database; past this the backend answers 503. */
+  dbQueueLength: 16,
+  /** Waiting requests one client (one user, or one address without a user) may hold. */
+  dbQueuePerClient: 4,
+  /** Longest a request waits for the database before it is answered 503, in milliseconds. */
+  dbQueueWaitMs: 10_000,
+  /** The Retry-After a 503 carries, in seconds: how long a client should wait. */
+  retryAfterSeconds: 2,
 } as const;
+
+export type ServiceLimits = { -readonly [K in keyof typeof serviceLimits]: number };
 
 /**
  * Sessions, passwords and sign-in: the embedded backend's defaults, each of which an

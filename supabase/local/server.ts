@@ -8,22 +8,23 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AuthSettingsOverrides } from './auth/settings.ts';
-import { serviceLimits } from '../../src/domain/limits.ts';
+import type { ServiceLimits } from '../../src/domain/limits.ts';
 import { createAuthService } from './auth/auth-service.ts';
 import type { StackKeys } from './config.ts';
 import { keysFromEnv } from './config.ts';
 import type { Database } from './db/database.ts';
 import { applyMigrations, bootstrap, isEmpty, seed } from './db/migrate.ts';
 import { createFunctionsService } from './functions/functions-service.ts';
-import type { Reply } from './http.ts';
-import { BodyTooLargeError, clientAddress, corsHeaders, jsonReply, readBody, send } from './http.ts';
-import { log } from './logger.ts';
+import { RequestQueue } from './db/request-queue.ts';
 import type { RealtimeStats } from './realtime/realtime-service.ts';
 import { createRealtimeService } from './realtime/realtime-service.ts';
-import type { StackRequest } from './request.ts';
+import type { Service } from './request-boundary.ts';
+import { createRequestHandler, createUpgradeHandler, handleClientError } from './request-boundary.ts';
+import { prepareRestLimits } from './rest/embed-budget.ts';
 import { createRestService } from './rest/rest-service.ts';
 import type { SchemaCache } from './rest/schema-cache.ts';
 import { loadSchemaCache } from './rest/schema-cache.ts';
+import { resolveLimits } from './service-limits.ts';
 
 export type LocalStackOptions = {
   db: Database;
@@ -33,6 +34,8 @@ export type LocalStackOptions = {
   keys?: StackKeys;
   /** Largest request body accepted, in bytes. Default serviceLimits.requestBodyBytes. */
   bodyLimit?: number;
+  /** Limits that differ from serviceLimits and the environment (tests use small ones). */
+  limits?: Partial<ServiceLimits>;
   allowSignup?: boolean;
   /** Auth settings over those of the environment (token lifetimes, reuse interval, throttling). */
   auth?: AuthSettingsOverrides;
@@ -50,6 +53,8 @@ export type LocalStack = {
   seeded: boolean;
   /** Database work Realtime did for deliveries (for tests and benchmarks). */
   realtimeStats(): RealtimeStats;
+  /** The queue in front of the database for REST requests. */
+  queue: RequestQueue;
   close(): Promise<void>;
 };
 
@@ -63,6 +68,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const seeded = options.seedWhenEmpty !== false && (await isEmpty(db));
   if (seeded) await seed(db);
   const schema: SchemaCache = await loadSchemaCache(db);
+  await prepareRestLimits(db);
+  const limits = resolveLimits(process.env, options.limits);
+  // PGlite runs one statement at a time whatever the queue allows; PostgreSQL keeps part
+  // of its pool free for sign-in and Realtime, which do not queue.
+  const queue = new RequestQueue({
+    concurrency: db.engine === 'pglite' ? 1 : limits.dbConcurrentRequests,
+    maxWaiting: limits.dbQueueLength,
+    maxWaitingPerClient: limits.dbQueuePerClient,
+    maxWaitMs: limits.dbQueueWaitMs,
+  });
 
   const server = createServer();
   const host = options.host ?? '127.0.0.1';
@@ -80,57 +95,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     allowSignup: options.allowSignup,
     settings: options.auth,
   });
-  const rest = createRestService({ db, jwtSecret: keys.jwtSecret, schema: () => schema });
+  const rest = createRestService({ db, jwtSecret: keys.jwtSecret, schema: () => schema, limits, queue });
   const realtime = createRealtimeService({ db, jwtSecret: keys.jwtSecret, schema: () => schema });
   const functions = createFunctionsService({
     functionsDir: options.functionsDir ?? defaultFunctionsDir,
     env: { SUPABASE_URL: url, SUPABASE_ANON_KEY: keys.anonKey, SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey },
   });
   await realtime.start();
-  realtime.attach(server);
-  const bodyLimit = options.bodyLimit ?? serviceLimits.requestBodyBytes;
+  const bodyLimit = options.bodyLimit ?? limits.requestBodyBytes;
 
-  const services: Array<[string, (req: StackRequest) => Promise<Reply>]> = [
-    ['/auth/v1', auth.route],
-    ['/rest/v1', rest.route],
-    ['/functions/v1', functions.route],
+  const services: Service[] = [
+    { prefix: '/auth/v1', route: auth.route },
+    { prefix: '/rest/v1', route: rest.route },
+    { prefix: '/functions/v1', route: functions.route },
   ];
 
-  server.on('request', (req, res) => {
-    const started = performance.now();
-    const requestUrl = new URL(req.url ?? '/', url);
-    const method = req.method ?? 'GET';
-    const finish = (reply: Reply) => {
-      send(res, reply, method === 'HEAD');
-      log.info(`${method} ${requestUrl.pathname} ${reply.status} ${(performance.now() - started).toFixed(1)}ms`);
-    };
-    void (async () => {
-      if (method === 'OPTIONS') return finish({ status: 204, headers: corsHeaders });
-      if (requestUrl.pathname === '/health') return finish(jsonReply(200, { status: 'ok' }));
-      const service = services.find(([prefix]) => requestUrl.pathname === prefix || requestUrl.pathname.startsWith(`${prefix}/`));
-      if (!service) {
-        return finish(jsonReply(404, { code: 'PGRST125', details: null, hint: null, message: 'Invalid path specified in request URL' }));
-      }
-      const body = await readBody(req, bodyLimit);
-      finish(
-        await service[1]({
-          method,
-          url: requestUrl,
-          path: requestUrl.pathname.slice(service[0].length) || '/',
-          headers: req.headers,
-          body,
-          address: clientAddress(req),
-        }),
-      );
-    })().catch((error: unknown) => {
-      if (error instanceof BodyTooLargeError) {
-        res.setHeader('Connection', 'close');
-        return finish(jsonReply(413, { code: 'PGRST413', details: null, hint: null, message: error.message }));
-      }
-      log.error(`${method} ${requestUrl.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      finish(jsonReply(500, { code: 'XX000', details: null, hint: null, message: 'Internal server error' }));
-    });
-  });
+  server.on('request', createRequestHandler({ services, bodyLimit, maxTargetBytes: limits.maxTargetBytes }));
+  server.on('upgrade', createUpgradeHandler({ path: '/realtime/v1/websocket', handleUpgrade: realtime.handleUpgrade }));
+  server.on('clientError', handleClientError);
 
   return {
     url,
@@ -140,6 +122,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     appliedMigrations,
     seeded,
     realtimeStats: () => realtime.stats(),
+    queue,
     async close() {
       await realtime.stop();
       server.closeAllConnections();

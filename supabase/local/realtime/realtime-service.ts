@@ -10,7 +10,7 @@
  * (serviceLimits), subscribers who may not read a table cost no database work, and
  * subscribers with the same claims share one read-back per change.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
@@ -20,6 +20,7 @@ import type { Database } from '../db/database.ts';
 import type { JwtClaims } from '../jwt.ts';
 import { verifyJwt } from '../jwt.ts';
 import { log } from '../logger.ts';
+import { requestTarget } from '../request-boundary.ts';
 import type { SchemaCache } from '../rest/schema-cache.ts';
 import type { Filter } from './filters.ts';
 import { matchesFilter, parseFilter } from './filters.ts';
@@ -255,8 +256,8 @@ export function createRealtimeService(options: RealtimeOptions) {
       });
     },
     handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-      const url = new URL(req.url ?? '/', 'http://local');
-      if (url.pathname !== '/realtime/v1/websocket') return false;
+      const url = requestTarget(req.url);
+      if (url?.pathname !== '/realtime/v1/websocket') return false;
       wss.handleUpgrade(req, socket, head, (ws) => {
         const conn: Connection = {
           socket: ws,
@@ -276,11 +277,6 @@ export function createRealtimeService(options: RealtimeOptions) {
         ws.on('error', () => connections.delete(conn));
       });
       return true;
-    },
-    attach(server: Server) {
-      server.on('upgrade', (req, socket, head) => {
-        if (!this.handleUpgrade(req, socket, head)) socket.destroy();
-      });
     },
     async stop() {
       for (const conn of connections) conn.socket.terminate();

@@ -22,8 +22,19 @@ export type OrderTerm = { column: string; descending: boolean; nulls?: 'first' |
 const operators = new Set<Operator>(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in', 'cs', 'cd']);
 const identifierChar = /[A-Za-z0-9_$]/;
 
+/** The text without whitespace outside double quotes, in one pass (a regular expression would take quadratic time). */
+function withoutBlanks(input: string): string {
+  let out = '';
+  let quoted = false;
+  for (const ch of input) {
+    if (ch === '"') quoted = !quoted;
+    if (quoted || !/\s/.test(ch)) out += ch;
+  }
+  return out;
+}
+
 export function parseSelect(input: string): SelectItem[] {
-  const text = input.replace(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/g, '');
+  const text = withoutBlanks(input);
   if (text === '') return [{ kind: 'star' }];
   let i = 0;
   const fail = (why: string): never => {
@@ -165,9 +176,9 @@ export function parseFilter(column: string, raw: string): Condition {
   return { kind: 'filter', column, op, negate, value: unquote(value) };
 }
 
-/** Parses the value of `or=`/`and=` (the key's operator and negation given). */
-export function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, depth = 0): Condition {
-  if (depth > 10) throw parseError('logic tree', 'nested too deeply');
+/** Parses the value of `or=`/`and=` (the key's operator and negation given), nested at most `maxDepth` deep. */
+export function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, maxDepth: number, depth = 0): Condition {
+  if (depth > maxDepth) throw parseError('logic tree', `nested deeper than ${maxDepth} levels`);
   if (!raw.startsWith('(') || !raw.endsWith(')')) {
     throw parseError('logic tree', `"${op}" needs its conditions in parentheses`);
   }
@@ -175,7 +186,7 @@ export function parseLogic(op: 'and' | 'or', negate: boolean, raw: string, depth
   if (inner === '') throw parseError('logic tree', `"${op}" needs at least one condition`);
   const conditions = splitTopLevel(inner, 'logic tree').map((part) => {
     const nested = /^(not\.)?(and|or)(\(.*\))$/s.exec(part);
-    if (nested) return parseLogic(nested[2] as 'and' | 'or', !!nested[1], nested[3] as string, depth + 1);
+    if (nested) return parseLogic(nested[2] as 'and' | 'or', !!nested[1], nested[3] as string, maxDepth, depth + 1);
     const dot = part.indexOf('.');
     if (dot <= 0) throw parseError('logic tree', `expected "column.operator.value" in "${part}"`);
     return parseFilter(part.slice(0, dot), part.slice(dot + 1));

@@ -3,6 +3,7 @@
  * the JSON body (POST) or the query string (GET, read-only). Argument types come from
  * the catalog, never from the request.
  */
+import type { ServiceLimits } from '../../../src/domain/limits.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Reply } from '../http.ts';
 import type { StackRequest } from '../request.ts';
@@ -14,8 +15,12 @@ import { ident, SqlParams } from './sql-builder.ts';
 
 type RunInRole = <T>(readOnly: boolean, work: (tx: Queryable) => Promise<T>) => Promise<T>;
 
-function argumentsOf(req: StackRequest): Record<string, unknown> {
-  if (req.method === 'GET' || req.method === 'HEAD') return Object.fromEntries(req.url.searchParams.entries());
+function argumentsOf(req: StackRequest, maxParameters: number): Record<string, unknown> {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const entries = [...req.url.searchParams.entries()];
+    if (entries.length > maxParameters) throw new RestError(400, 'PGRST100', 'Too many query parameters');
+    return Object.fromEntries(entries);
+  }
   if (req.method !== 'POST') throw new RestError(405, 'PGRST101', 'Only GET and POST can call functions');
   const parsed = restJsonBody(req) ?? {};
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -45,8 +50,14 @@ function sqlValue(value: unknown): unknown {
   return String(value);
 }
 
-export async function callFunction(req: StackRequest, name: string, schema: SchemaCache, inRole: RunInRole): Promise<Reply> {
-  const args = argumentsOf(req);
+export async function callFunction(
+  req: StackRequest,
+  name: string,
+  schema: SchemaCache,
+  limits: Pick<ServiceLimits, 'maxRowsPerRead' | 'maxQueryParameters'>,
+  inRole: RunInRole,
+): Promise<Reply> {
+  const args = argumentsOf(req, limits.maxQueryParameters);
   const fn = pick(schema.functions.get(name), name, Object.keys(args));
   const params = new SqlParams();
   const list = fn.args
@@ -54,8 +65,9 @@ export async function callFunction(req: StackRequest, name: string, schema: Sche
     .map((a) => `${ident(a.name)} => ${params.add(sqlValue(args[a.name]))}::${a.type}`)
     .join(', ');
   const call = `"public".${ident(fn.name)}(${list})`;
+  // A set-returning function's rows are cut at maxRowsPerRead, as a table read's are.
   const sql = fn.returnsSet
-    ? `select coalesce(json_agg(r), '[]'::json)::text as body from ${call} r`
+    ? `select coalesce(json_agg(r), '[]'::json)::text as body from (select * from ${call} limit ${params.add(limits.maxRowsPerRead)}) r`
     : fn.returnsRows
       ? `select row_to_json(r)::text as body from ${call} r`
       : `select to_json(${call})::text as body`;

@@ -28,6 +28,8 @@ export type ReadShape = {
   limit?: number;
   offset?: number;
   embeds: Map<string, EmbedOptions>;
+  /** Rows all embedded lists of the statement may hold together (embed-budget.sql); none when absent. */
+  embeddedRowBudget?: number;
 };
 
 const allowedCasts = new Set([
@@ -56,6 +58,7 @@ export class SqlBuilder {
     readonly cache: SchemaCache,
     readonly params: SqlParams,
     readonly embeds: Map<string, EmbedOptions>,
+    readonly embeddedRowBudget?: number,
   ) {}
 
   nextAlias(): string {
@@ -201,19 +204,23 @@ export class SqlBuilder {
   private embed(item: Extract<SelectItem, { kind: 'embed' }>, parent: Table, parentAlias: string, path: string[]): string {
     const scope = this.embedScope(item, parent, parentAlias, path);
     const select = item.select.length ? item.select : [{ kind: 'star' } as const];
-    const list = this.selectList(select, scope.target, scope.alias, scope.embedPath);
-    const body = `select ${list} ${scope.from} where ${scope.where.join(' and ')}`;
+    const columns = this.selectList(select, scope.target, scope.alias, scope.embedPath);
+    const body = `select ${columns} ${scope.from} where ${scope.where.join(' and ')}`;
     if (scope.toOne) return `(select row_to_json(e) from (${body} limit 1) e)`;
     const tail =
       this.orderBy(scope.options?.order ?? [], scope.target, scope.alias) +
       this.limitOffset(scope.options?.limit, scope.options?.offset);
-    return `(select coalesce(json_agg(e), '[]'::json) from (${body}${tail}) e)`;
+    const list = `coalesce(json_agg(e), '[]'::json)`;
+    if (this.embeddedRowBudget === undefined) return `(select ${list} from (${body}${tail}) e)`;
+    // Each list spends its rows from the statement's budget before it is handed up.
+    const spend = `rest_local.spend_embedded_rows(count(*), ${this.params.add(this.embeddedRowBudget)})`;
+    return `(select case when ${spend} then ${list} end from (${body}${tail}) e)`;
   }
 }
 
 /** SELECT for a read: the rows as one JSON array text, and the matching-row count. */
 export function buildRead(cache: SchemaCache, table: Table, shape: ReadShape) {
-  const rows = new SqlBuilder(cache, new SqlParams(), shape.embeds);
+  const rows = new SqlBuilder(cache, new SqlParams(), shape.embeds, shape.embeddedRowBudget);
   const alias = rows.nextAlias();
   const list = rows.selectList(shape.select, table, alias, []);
   const where = rows.where(shape.conditions, table, alias, rows.innerExists(shape.select, table, alias, []));

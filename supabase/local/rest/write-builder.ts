@@ -20,7 +20,7 @@ export type InsertPlan = {
   missingDefault: boolean;
 };
 
-export type Returning = { select: SelectItem[]; embeds: Map<string, EmbedOptions> };
+export type Returning = { select: SelectItem[]; embeds: Map<string, EmbedOptions>; embeddedRowBudget?: number };
 
 function returningSql(builder: SqlBuilder, table: Table, returning: Returning): string {
   const alias = builder.nextAlias();
@@ -38,7 +38,7 @@ function checkColumns(table: Table, names: Iterable<string>): void {
 
 export function buildInsert(cache: SchemaCache, table: Table, plan: InsertPlan, returning: Returning) {
   const params = new SqlParams();
-  const builder = new SqlBuilder(cache, params, returning.embeds);
+  const builder = new SqlBuilder(cache, params, returning.embeds, returning.embeddedRowBudget);
   const union = plan.columns ?? [...new Set(plan.rows.flatMap((row) => Object.keys(row)))];
   checkColumns(table, union);
 
@@ -94,7 +94,7 @@ export function buildUpdate(
   const columns = Object.keys(change);
   checkColumns(table, columns);
   const params = new SqlParams();
-  const builder = new SqlBuilder(cache, params, returning.embeds);
+  const builder = new SqlBuilder(cache, params, returning.embeds, returning.embeddedRowBudget);
   const alias = builder.nextAlias();
   let write: string;
   if (columns.length) {
@@ -113,7 +113,7 @@ export function buildUpdate(
 
 export function buildDelete(cache: SchemaCache, table: Table, conditions: Condition[], returning: Returning) {
   const params = new SqlParams();
-  const builder = new SqlBuilder(cache, params, returning.embeds);
+  const builder = new SqlBuilder(cache, params, returning.embeds, returning.embeddedRowBudget);
   const alias = builder.nextAlias();
   const where = builder.where(conditions, table, alias);
   const sql = `with w as (delete from ${tableRef(table)} ${alias}${where} returning ${alias}.*) ${returningSql(builder, table, returning)}`;
