@@ -33,8 +33,11 @@ export const serviceLimits = {
   maxEmbedDepth: 3,
   /** Rows one read returns at most, as PostgREST's db-max-rows: longer results are cut, not refused. */
   maxRowsPerRead: 1_000,
-  /** Rows all embedded resources of one statement may bring together; more is refused. */
-  maxEmbeddedRows: 50_000,
+  /**
+   * Rows all embedded resources of one statement may bring together, counting at least
+   * one per lookup (an embed that finds nothing still costs one); more is refused.
+   */
+  maxEmbeddedRows: 20_000,
   /** Rows one insert or upsert body may carry. */
   maxRowsPerWrite: 1_000,
   /** Longest request target (path and query string), in bytes. */
@@ -59,6 +62,8 @@ export const serviceLimits = {
   dbQueueWaitMs: 10_000,
   /** The Retry-After a 503 carries, in seconds: how long a client should wait. */
   retryAfterSeconds: 2,
+  /** The longest Retry-After the device honours, in seconds; a longer one is cut to this. */
+  maxRetryAfterSeconds: 600,
 } as const;
 
 export type ServiceLimits = { -readonly [K in keyof typeof serviceLimits]: number };

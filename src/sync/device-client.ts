@@ -8,6 +8,7 @@ import { createClient } from '@supabase/supabase-js';
 import type { AppDatabase } from '../data/app-database.ts';
 import { createAuthStorage } from '../data/auth-storage.ts';
 import { authStorageKey } from '../data/device.ts';
+import { fetchNotingRetryAfter } from './retry-after.ts';
 import type { SessionKeeper } from './session-keeper.ts';
 import { sessionKeeper } from './session-keeper.ts';
 
@@ -27,6 +28,7 @@ export function createDeviceClient(
       autoRefreshToken: options.autoRefreshToken ?? true,
       detectSessionInUrl: false,
     },
+    global: { fetch: fetchNotingRetryAfter() },
   });
   const sessions = sessionKeeper({
     supabaseUrl: config.supabaseUrl,

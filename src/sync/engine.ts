@@ -2,7 +2,9 @@
  * The sync engine: owns the loop that pulls server changes and pushes the outbox,
  * while this tab holds the sync-leader lock. Triggers only ask for a cycle; cycles never
  * overlap and never block the screens (which read the device's database). Transient
- * failures back off exponentially with jitter; an expired token is refreshed once and
+ * failures back off exponentially with jitter, and never less than a server's
+ * Retry-After: until then not even the network's return starts a cycle (only a person's
+ * "Sync now" or background sync, through runOnce, does); an expired token is refreshed once and
  * the cycle retried; a revoked session stops syncing and keeps every queued edit until
  * the same user signs in again. Clock, timers, randomness and locks are injected so
  * tests can drive exact timelines.
@@ -73,6 +75,8 @@ export class SyncEngine {
   private cycle: Promise<CycleResult> | null = null;
   private queued: SyncTrigger | null = null;
   private failures = 0;
+  /** No automatic cycle before this time: the server's Retry-After. */
+  private retryNotBefore = 0;
 
   constructor(options: SyncEngineOptions) {
     this.options = {
@@ -130,8 +134,9 @@ export class SyncEngine {
   trigger(reason: SyncTrigger): void {
     if (!this.release || this.stopped) return;
     if (this.report.state === 'backing-off' && !urgentTriggers.has(reason) && reason !== 'retry') return;
-    if (urgentTriggers.has(reason)) this.clearTimer();
-    this.schedule(reason === 'local-write' ? this.options.debounceMs : 0, reason);
+    const held = Math.max(0, this.retryNotBefore - this.options.clock.now());
+    if (urgentTriggers.has(reason) && held === 0) this.clearTimer();
+    this.schedule(Math.max(reason === 'local-write' ? this.options.debounceMs : 0, held), reason);
   }
 
   /**
@@ -199,13 +204,16 @@ export class SyncEngine {
         }
       }
       this.failures = 0;
+      this.retryNotBefore = 0;
       this.update({ state: 'idle', lastSyncedAt: this.options.clock.now(), lastError: null, nextAttemptAt: null });
       if (this.release && !this.stopped) this.schedule(this.options.intervalMs, 'tick');
       return result as CycleResult;
     } catch (error) {
       this.failures += 1;
       const message = error instanceof Error ? error.message : String(error);
-      const delay = backoffDelay(this.failures, this.options.backoff, this.options.random);
+      const asked = error instanceof SyncInterrupted ? (error.failure.retryAfterMs ?? 0) : 0;
+      const delay = Math.max(backoffDelay(this.failures, this.options.backoff, this.options.random), asked);
+      this.retryNotBefore = this.options.clock.now() + asked;
       this.update({ state: 'backing-off', lastError: message, nextAttemptAt: this.options.clock.now() + delay });
       if (this.release && !this.stopped) this.schedule(delay, 'retry');
       return { ok: false, reason: 'transient', message };

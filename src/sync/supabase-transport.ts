@@ -1,19 +1,29 @@
 /**
  * The sync transport over supabase-js. Every call has its own timeout and goes by POST
  * (rpc), which supabase-js never retries, so a dead network fails fast here and the
- * engine's own backoff decides when to try again.
+ * engine's own backoff decides when to try again, waiting at least as long as a
+ * server's Retry-After asked (noted by the client's fetch, see retry-after.ts).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Row } from '../data/synced-tables.ts';
 import { classifyFailure } from './errors.ts';
+import { retryAfterOf } from './retry-after.ts';
 import type { SessionKeeper } from './session-keeper.ts';
 import type { PullOutcome, PushOutcome, SyncTransport } from './transport.ts';
 
 type PostgrestFailure = { code?: string; message?: string } | null;
 
-function failure(status: number, error: PostgrestFailure) {
+function failure(status: number, error: PostgrestFailure, signal?: AbortSignal) {
   const code = error?.code ?? '';
-  return { ok: false as const, kind: classifyFailure(status, code), status, code, message: error?.message ?? `HTTP ${status}` };
+  const retryAfterMs = signal ? retryAfterOf(signal) : undefined;
+  return {
+    ok: false as const,
+    kind: classifyFailure(status, code),
+    status,
+    code,
+    message: error?.message ?? `HTTP ${status}`,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
 }
 
 export function supabaseTransport(
@@ -27,11 +37,12 @@ export function supabaseTransport(
     session: () => sessions.current(),
     refreshSession: () => sessions.refresh(),
     async push(table, rows): Promise<PushOutcome> {
+      const signal = timeout();
       try {
         const { data, error, status } = await client
           .rpc('push_changes', { p_table: table, p_rows: rows })
-          .abortSignal(timeout());
-        if (error) return failure(status, error);
+          .abortSignal(signal);
+        if (error) return failure(status, error, signal);
         if (!Array.isArray(data)) return failure(502, { code: 'PUSH_SHAPE', message: 'The server answered a push with an unexpected shape' });
         return { ok: true, rows: data as Row[] };
       } catch (error) {
@@ -39,11 +50,12 @@ export function supabaseTransport(
       }
     },
     async pull(table, cursor, limit, minYear): Promise<PullOutcome> {
+      const signal = timeout();
       try {
         const { data, error, status } = await client
           .rpc('pull_changes', { p_table: table, p_cursor: cursor ?? null, p_limit: limit, p_min_year: minYear })
-          .abortSignal(timeout());
-        if (error) return failure(status, error);
+          .abortSignal(signal);
+        if (error) return failure(status, error, signal);
         const page = data as { rows?: unknown; cursor?: unknown; has_more?: unknown } | null;
         if (!page || !Array.isArray(page.rows) || typeof page.has_more !== 'boolean') {
           return failure(502, { code: 'PULL_SHAPE', message: 'The server answered a pull with an unexpected shape' });

@@ -206,15 +206,17 @@ export class SqlBuilder {
     const select = item.select.length ? item.select : [{ kind: 'star' } as const];
     const columns = this.selectList(select, scope.target, scope.alias, scope.embedPath);
     const body = `select ${columns} ${scope.from} where ${scope.where.join(' and ')}`;
-    if (scope.toOne) return `(select row_to_json(e) from (${body} limit 1) e)`;
-    const tail =
-      this.orderBy(scope.options?.order ?? [], scope.target, scope.alias) +
-      this.limitOffset(scope.options?.limit, scope.options?.offset);
-    const list = `coalesce(json_agg(e), '[]'::json)`;
-    if (this.embeddedRowBudget === undefined) return `(select ${list} from (${body}${tail}) e)`;
-    // Each list spends its rows from the statement's budget before it is handed up.
-    const spend = `rest_local.spend_embedded_rows(count(*), ${this.params.add(this.embeddedRowBudget)})`;
-    return `(select case when ${spend} then ${list} end from (${body}${tail}) e)`;
+    const tail = scope.toOne
+      ? ' limit 1'
+      : this.orderBy(scope.options?.order ?? [], scope.target, scope.alias) +
+        this.limitOffset(scope.options?.limit, scope.options?.offset);
+    const value = scope.toOne ? 'json_agg(e) -> 0' : `coalesce(json_agg(e), '[]'::json)`;
+    if (this.embeddedRowBudget === undefined) return `(select ${value} from (${body}${tail}) e)`;
+    // Every embed spends its rows, and at least one for the lookup itself, from the
+    // statement's budget, so wide and deep selects alike stop once it is used up.
+    const budget = this.params.add(this.embeddedRowBudget);
+    const spend = `rest_local.spend_embedded_rows(greatest(count(*), 1), ${budget})`;
+    return `(select case when ${spend} then ${value} else rest_local.embedded_rows_exceeded(${budget}) end from (${body}${tail}) e)`;
   }
 }
 

@@ -40,7 +40,7 @@ class FakeTime {
 
 /** A server that fails pulls while `failing` is true; the engine's timing is what is under test. */
 function scriptedTransport() {
-  const state = { failing: true, pulls: 0 };
+  const state: { failing: boolean; pulls: number; retryAfterMs?: number } = { failing: true, pulls: 0 };
   const transport: SyncTransport = {
     session: async () => ({ status: 'signed-in', userId: 'u1' }),
     refreshSession: async () => ({ status: 'signed-in', userId: 'u1' }),
@@ -48,7 +48,7 @@ function scriptedTransport() {
     pull: async (): Promise<PullOutcome> => {
       state.pulls += 1;
       return state.failing
-        ? { ok: false, kind: 'transient', status: 503, code: '', message: 'Service Unavailable' }
+        ? { ok: false, kind: 'transient', status: 503, code: '', message: 'Service Unavailable', retryAfterMs: state.retryAfterMs }
         : { ok: true, page: { rows: [], cursor: { since: '1' }, hasMore: false } };
     },
   };
@@ -116,6 +116,75 @@ describe('the sync timeline', () => {
     expect(await step()).toBe(0);
     expect(state.pulls).toBe(pullsBefore + 1);
     expect(engine.status.state).toBe('idle');
+    await engine.stop();
+  });
+});
+
+describe('the sync timeline when the server asks to wait (503 with Retry-After)', () => {
+  let db: AppDatabase | undefined;
+  afterEach(() => db?.close());
+
+  async function setup() {
+    db = new AppDatabase(`retry-after-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const time = new FakeTime();
+    const { transport, state } = scriptedTransport();
+    const engine = new SyncEngine({
+      db,
+      transport,
+      clock: { now: () => time.now },
+      timers: time.timers,
+      random: () => 0.5,
+      locks: new InProcessLocks(),
+      tables: ['daily_inputs'],
+      backoff: { baseMs: 1_000, capMs: 60_000 },
+      intervalMs: 60_000,
+    });
+    engine.start();
+    while (!engine.isLeader) await new Promise((resolve) => setTimeout(resolve, 0));
+    const step = async () => {
+      const moved = time.fireNext();
+      await engine.whenIdle();
+      return moved;
+    };
+    return { engine, time, state, step };
+  }
+
+  it('waits the Retry-After when it is longer than the backoff, and the backoff when that is longer', async () => {
+    const { engine, time, state, step } = await setup();
+    state.retryAfterMs = 5_000;
+    expect(await step()).toBe(0); // the start trigger fails with Retry-After 5 s
+    expect(engine.status).toMatchObject({ state: 'backing-off', nextAttemptAt: time.now + 5_000 });
+    // Backoff alone would be 750, 1 500, 3 000, 6 000 ms (random 0.5): Retry-After wins until the backoff passes it.
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i += 1) waits.push(await step());
+    expect(waits).toEqual([5_000, 5_000, 5_000, 6_000]);
+    state.failing = false;
+    expect(await step()).toBe(12_000);
+    expect(engine.status.state).toBe('idle');
+    await engine.stop();
+  });
+
+  it('does not let the network coming back cut the wait the server asked for', async () => {
+    const { engine, time, state, step } = await setup();
+    state.retryAfterMs = 8_000;
+    await step();
+    const failedAt = time.now;
+    time.now += 3_000; // the network drops and comes back 3 s later
+    state.failing = false;
+    engine.trigger('online');
+    expect(time.pendingCount).toBe(1);
+    const pullsBefore = state.pulls;
+    await step();
+    expect(time.now - failedAt).toBe(8_000);
+    expect(state.pulls).toBe(pullsBefore + 1);
+    expect(engine.status.state).toBe('idle');
+    // Without a Retry-After, the network's return runs a cycle at once again.
+    state.failing = true;
+    state.retryAfterMs = undefined;
+    expect(await step()).toBe(60_000); // the idle interval's tick fails
+    state.failing = false;
+    engine.trigger('online');
+    expect(await step()).toBe(0);
     await engine.stop();
   });
 });
