@@ -5,6 +5,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import type { ServiceLimits } from '../../src/domain/limits.ts';
 import type { AuthSettingsOverrides } from '../../supabase/local/auth/settings.ts';
 import type { LocalStack } from '../../supabase/local/server.ts';
 import { startLocalStack } from '../../supabase/local/server.ts';
@@ -24,7 +25,13 @@ export type TestStack = LocalStack & {
 };
 
 export async function startTestStack(
-  options: { engine?: EngineName; auth?: AuthSettingsOverrides; bodyLimit?: number; allowSignup?: boolean } = {},
+  options: {
+    engine?: EngineName;
+    auth?: AuthSettingsOverrides;
+    bodyLimit?: number;
+    allowSignup?: boolean;
+    limits?: Partial<ServiceLimits>;
+  } = {},
 ): Promise<TestStack> {
   const database = await createTestDatabase(options.engine ?? 'pglite');
   const stack = await startLocalStack({
@@ -33,6 +40,7 @@ export async function startTestStack(
     auth: options.auth,
     bodyLimit: options.bodyLimit,
     allowSignup: options.allowSignup,
+    limits: options.limits,
   });
   const clients: SupabaseClient[] = [];
   const make = (key: string) => {

@@ -15,6 +15,7 @@ import type { SyncEngineOptions } from '../../../src/sync/engine.ts';
 import { SyncEngine } from '../../../src/sync/engine.ts';
 import type { LockProvider } from '../../../src/sync/leader.ts';
 import { InProcessLocks } from '../../../src/sync/leader.ts';
+import { fetchNotingRetryAfter } from '../../../src/sync/retry-after.ts';
 import { sessionKeeper } from '../../../src/sync/session-keeper.ts';
 import { supabaseTransport } from '../../../src/sync/supabase-transport.ts';
 import type { SyncTransport } from '../../../src/sync/transport.ts';
@@ -58,7 +59,7 @@ export async function createDevice(stack: TestStack, email: string, options: Dev
   const storageKey = 'service-dashboard-auth';
   const client = createClient(stack.url, stack.keys.anonKey, {
     auth: { storage, storageKey, persistSession: true, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { fetch: network.fetch },
+    global: { fetch: fetchNotingRetryAfter(network.fetch) },
     realtime: { transport: WebSocket as never },
   });
   let userId = '';

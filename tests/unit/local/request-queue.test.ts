@@ -69,7 +69,7 @@ describe('the database request queue', () => {
   });
 
   it('answers a request that waited too long, and its place goes to the next', async () => {
-    vi.useFakeTimers();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const queue = new RequestQueue({ concurrency: 1, maxWaiting: 5, maxWaitingPerClient: 5, maxWaitMs: 1_000 });
     const started: string[] = [];
     const first = gatedWork(started, 'first');
