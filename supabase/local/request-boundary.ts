@@ -11,6 +11,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { authError } from './auth/auth-service.ts';
+import { isPostgresError } from './db/database.ts';
 import type { Reply } from './http.ts';
 import { BodyTooLargeError, clientAddress, corsHeaders, jsonReply, readBody, send } from './http.ts';
 import { log } from './logger.ts';
@@ -22,6 +23,8 @@ export type BoundaryOptions = {
   services: Service[];
   bodyLimit: number;
   maxTargetBytes: number;
+  /** The Retry-After of a 503 for a database that is busy. */
+  retryAfterSeconds: number;
 };
 
 /** An error code for each shape: PostgREST's for /rest/v1 and elsewhere, GoTrue's for /auth/v1. */
@@ -76,6 +79,30 @@ export function refusal(
     return { ...shaped, headers: { ...shaped.headers, ...extraHeaders } };
   }
   return jsonReply(status, { code: codes.rest, details: null, hint: null, message }, extraHeaders);
+}
+
+/**
+ * A database error no service answered itself: bad data in the request (class 22, as a
+ * NUL byte in a text) is the client's error, and a cancelled statement, a deadlock or a
+ * database short of resources may go through later. Anything else stays a 500.
+ */
+type Fallback = { status: number; codes: Codes; message: string; headers: Record<string, string> };
+
+function databaseFallback(error: unknown, retryAfterSeconds: number): Fallback | null {
+  if (!isPostgresError(error)) return null;
+  const family = (error.code ?? '').slice(0, 2);
+  if (family === '22') {
+    return { status: 400, codes: { rest: error.code ?? '22000', auth: 'validation_failed' }, message: error.message, headers: {} };
+  }
+  if (['08', '40', '53', '57'].includes(family)) {
+    return {
+      status: 503,
+      codes: { rest: error.code ?? '57000', auth: 'unexpected_failure' },
+      message: 'The database is busy; try again shortly.',
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    };
+  }
+  return null;
 }
 
 function describe(error: unknown): string {
@@ -152,9 +179,14 @@ export function createRequestHandler(options: BoundaryOptions) {
         res.setHeader('Connection', 'close');
         return finish(refusal(pathname, req.headers, 413, { rest: 'PGRST413', auth: 'request_too_large' }, error.message));
       }
-      if (req.destroyed || res.destroyed) {
+      if (res.destroyed || req.socket.destroyed) {
         log.debug(`${method} ${pathname ?? '?'}: the client went away: ${String(error)}`);
         return;
+      }
+      const fallback = databaseFallback(error, options.retryAfterSeconds);
+      if (fallback) {
+        log.warn(`${method} ${pathname ?? '?'}: ${fallback.status}: ${String(error)}`);
+        return finish(refusal(pathname, req.headers, fallback.status, fallback.codes, fallback.message, fallback.headers));
       }
       log.error(`${method} ${pathname ?? '?'}: ${describe(error)}`);
       finish(refusal(pathname, req.headers, 500, { rest: 'XX000', auth: 'unexpected_failure' }, 'Internal server error'));
@@ -211,6 +243,12 @@ export function createUpgradeHandler(target: UpgradeTarget) {
       answerSocket(socket, refusal(null, req.headers, 500, { rest: 'XX000', auth: 'unexpected_failure' }, 'Internal server error'));
     }
   };
+}
+
+/** CONNECT (a proxy's method): Node would drop the connection without a word; say why instead. */
+export function handleConnect(req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', (error) => log.debug(`connect socket: ${String(error)}`));
+  answerSocket(socket, refusal(null, req.headers, 405, { rest: 'PGRST117', auth: 'validation_failed' }, 'Unsupported HTTP method: CONNECT'));
 }
 
 type ClientSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };

@@ -19,7 +19,7 @@ import { RequestQueue } from './db/request-queue.ts';
 import type { RealtimeStats } from './realtime/realtime-service.ts';
 import { createRealtimeService } from './realtime/realtime-service.ts';
 import type { Service } from './request-boundary.ts';
-import { createRequestHandler, createUpgradeHandler, handleClientError } from './request-boundary.ts';
+import { createRequestHandler, createUpgradeHandler, handleClientError, handleConnect } from './request-boundary.ts';
 import { prepareRestLimits } from './rest/embed-budget.ts';
 import { createRestService } from './rest/rest-service.ts';
 import type { SchemaCache } from './rest/schema-cache.ts';
@@ -110,8 +110,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     { prefix: '/functions/v1', route: functions.route },
   ];
 
-  server.on('request', createRequestHandler({ services, bodyLimit, maxTargetBytes: limits.maxTargetBytes }));
+  server.on(
+    'request',
+    createRequestHandler({ services, bodyLimit, maxTargetBytes: limits.maxTargetBytes, retryAfterSeconds: limits.retryAfterSeconds }),
+  );
   server.on('upgrade', createUpgradeHandler({ path: '/realtime/v1/websocket', handleUpgrade: realtime.handleUpgrade }));
+  server.on('connect', handleConnect);
   server.on('clientError', handleClientError);
 
   return {

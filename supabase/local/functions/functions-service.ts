@@ -39,7 +39,8 @@ export function createFunctionsService(options: FunctionsOptions) {
   async function route(req: StackRequest): Promise<Reply> {
     const name = /^\/([A-Za-z0-9][A-Za-z0-9_-]*)\/?$/.exec(req.path)?.[1];
     const handler = name ? await load(name) : null;
-    if (!handler) return jsonReply(404, { error: 'Function not found' });
+    // Hosted Supabase's answer for a function that does not exist.
+    if (!handler) return jsonReply(404, { code: 'NOT_FOUND', message: 'Requested function was not found' });
     Object.assign(process.env, options.env);
     const headers = new Headers();
     for (const [key, value] of Object.entries(req.headers)) {
