@@ -4,49 +4,51 @@
  * so the service worker and offline mode are real. `npm run dev`: the same backend with
  * Vite's dev server (http://localhost:5173). Ctrl-C stops both.
  *
- * Environment: SUPABASE_JWT_SECRET / SUPABASE_ANON_KEY / SUPABASE_SERVICE_ROLE_KEY
- * (demo keys when unset), DATABASE_URL (a real PostgreSQL instead of PGlite),
- * LOCAL_SUPABASE_DIR (PGlite data, default .local-supabase), SUPABASE_PORT, APP_PORT,
- * HOST (default 127.0.0.1), SUPABASE_PUBLIC_URL (the backend URL browsers should use),
- * LOCAL_SUPABASE_ALLOW_SIGNUP=true (let people create their own accounts; off by default).
+ * The backend runs as a child process (supabase/local/main.ts), restarted by
+ * backend-supervisor.ts whenever it dies. Its settings are environment variables, passed
+ * through (README, "The embedded backend"); this script reads APP_PORT, HOST and
+ * SUPABASE_PUBLIC_URL (the backend URL browsers should use, when not localhost).
  */
 import path from 'node:path';
-import { keysFromEnv } from '../supabase/local/config.ts';
-import { openDatabase } from '../supabase/local/db/open.ts';
 import { log } from '../supabase/local/logger.ts';
-import { startLocalStack } from '../supabase/local/server.ts';
+import { backendSettingsFromEnv } from '../supabase/local/settings.ts';
 import { startAppServer } from './app-server.ts';
+import type { SupervisedBackend } from './backend-supervisor.ts';
+import { BackendExitError, superviseBackend } from './backend-supervisor.ts';
 import { buildIfNeeded, projectRoot as root } from './build-if-needed.ts';
 
 const dev = process.argv.includes('--dev');
-const host = process.env.HOST ?? '127.0.0.1';
+const settings = backendSettingsFromEnv();
+const host = settings.host;
 const browserHost = host === '0.0.0.0' || host === '127.0.0.1' ? 'localhost' : host;
 
+let backend: SupervisedBackend | undefined;
+let stopApp: (() => Promise<void>) | undefined;
+let stopping = false;
+
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write('\nStopping...\n');
+  await stopApp?.().catch(() => undefined);
+  await backend?.stop();
+  process.exit(code);
+}
+
+// Ctrl-C reaches the backend too (same process group); stop() waits for it to finish.
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
 async function main() {
-  const keys = await keysFromEnv();
-  if (keys.usingDemoSecret) {
-    log.warn('!! Using the PUBLIC demo JWT secret: anyone can forge tokens for this backend.');
-    log.warn('!! Set SUPABASE_JWT_SECRET (32+ characters) before storing real data.');
-  }
-  const db = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL,
-    dataDir: path.resolve(root, process.env.LOCAL_SUPABASE_DIR ?? '.local-supabase'),
-  });
-  const stack = await startLocalStack({
-    db,
-    port: Number(process.env.SUPABASE_PORT ?? 54321),
-    host,
-    keys,
-    allowSignup: process.env.LOCAL_SUPABASE_ALLOW_SIGNUP === 'true',
-  });
-  const supabaseUrl = process.env.SUPABASE_PUBLIC_URL ?? `http://${browserHost}:${stack.port}`;
-  const config = { supabaseUrl, supabaseAnonKey: keys.anonKey };
+  backend = await superviseBackend();
+  const { ready } = backend;
+  const supabaseUrl = process.env.SUPABASE_PUBLIC_URL ?? `http://${browserHost}:${ready.port}`;
+  const config = { supabaseUrl, supabaseAnonKey: ready.anonKey };
 
   let appUrl: string;
-  let stopApp: () => Promise<void>;
   if (dev) {
     process.env.VITE_SUPABASE_URL = supabaseUrl;
-    process.env.VITE_SUPABASE_ANON_KEY = keys.anonKey;
+    process.env.VITE_SUPABASE_ANON_KEY = ready.anonKey;
     const { createServer } = await import('vite');
     const vite = await createServer({ root, server: { port: Number(process.env.APP_PORT ?? 5173), host, strictPort: true } });
     await vite.listen();
@@ -62,9 +64,10 @@ async function main() {
   const lines = [
     '',
     `  App:      ${appUrl}`,
-    `  Backend:  ${supabaseUrl}  (${process.env.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${process.env.LOCAL_SUPABASE_DIR ?? '.local-supabase'}`})`,
-    stack.appliedMigrations.length ? `  Applied ${stack.appliedMigrations.length} migration(s).` : '  Database schema is up to date.',
-    stack.seeded ? '  Loaded the demo data.' : '',
+    `  Backend:  ${supabaseUrl}  (${settings.databaseUrl ? 'PostgreSQL' : `PGlite in ${path.relative(root, settings.dataDir) || settings.dataDir}`})`,
+    `  ${ready.secret}`,
+    ready.appliedMigrations ? `  Applied ${ready.appliedMigrations} migration(s).` : '  Database schema is up to date.',
+    ready.seeded ? '  Loaded the demo data.' : '',
     '',
     '  Demo accounts (password demo1234):',
     '    admin@example.com    admin, Demo Motors',
@@ -75,22 +78,10 @@ async function main() {
     '',
   ];
   process.stdout.write(`${lines.filter((line, i) => line || lines[i - 1]).join('\n')}\n`);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write('\nStopping...\n');
-    await stopApp();
-    await stack.close();
-    await db.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 }
 
-main().catch((error: unknown) => {
-  log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
+main().catch(async (error: unknown) => {
+  if (error instanceof BackendExitError) log.error(`The backend did not start (${error.message}); see its message above.`);
+  else log.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  await stop(1);
 });
