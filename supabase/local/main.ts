@@ -63,11 +63,10 @@ async function main(): Promise<void> {
   dataDir = settings.dataDir;
   await secureDataFolder(settings.dataDir);
   releaseLock = await lockDataFolder(settings.dataDir);
-  // PGlite initialises its files in the folder first; the secret file joins them after.
-  db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const secret = await resolveJwtSecret({ env: process.env, dataDir: settings.dataDir });
   const refusal = refusalToListen(secret.secret, settings.host);
   if (refusal) throw new SettingsError(refusal);
+  db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
   const keys = await keysFromEnv({ ...process.env, SUPABASE_JWT_SECRET: secret.secret });
   const secretLine = describeJwtSecret(secret.source, keys.usingDemoSecret);
   (keys.usingDemoSecret ? log.warn : log.info)(secretLine);

@@ -41,6 +41,8 @@ export type BackendProcess = {
 export type BackendProcessOptions = {
   /** Default: a new temporary folder, removed by stop(). */
   dataDir?: string;
+  /** Default: a free port. */
+  port?: number;
   /** Extra environment (SUPABASE_JWT_SECRET, DATABASE_URL, LOCAL_SUPABASE_SEED...). */
   env?: Record<string, string | undefined>;
 };
@@ -92,13 +94,13 @@ export async function startBackendProcess(options: BackendProcessOptions = {}): 
     try {
       ready = await whenReady(child);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${output}`);
+      throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
     }
     await waitForHealth(ready.url);
     return { child, ready };
   };
 
-  let state = await launch(0);
+  let state = await launch(options.port ?? 0);
   const { port } = state.ready;
   return {
     url: state.ready.url,

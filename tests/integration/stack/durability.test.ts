@@ -9,6 +9,9 @@ import { demo } from '../../support/demo.ts';
 
 type Ack = { kind: 'rest' | 'push'; month: number; year: number; value: number };
 
+// Each test starts backend processes (Node, TypeScript, PGlite): slow on a busy machine.
+const processTestTimeoutMs = 180_000;
+
 describe('acknowledged writes across a hard kill of the backend process', () => {
   let backend: BackendProcess | undefined;
   afterAll(() => backend?.stop());
@@ -66,5 +69,5 @@ describe('acknowledged writes across a hard kill of the backend process', () => 
     // The restarted backend still takes writes and sessions signed before the kill.
     const after = await manager.from('monthly_targets').select('id').eq('year', 2040).limit(1);
     expect(after.error).toBeNull();
-  });
+  }, processTestTimeoutMs);
 });
