@@ -33,5 +33,6 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
   ],
-  build: { target: 'es2022', sourcemap: true },
+  // Source maps show the app's source to anyone who asks; they are built only on request.
+  build: { target: 'es2022', sourcemap: process.env.SOURCE_MAPS === 'true' },
 });

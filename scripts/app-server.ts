@@ -2,15 +2,20 @@
  * Serves the production build (dist/) the way a static host would, plus
  * /app-config.json telling the app which backend to use. Navigations fall back to
  * index.html so deep links work; the service worker is never cached by the browser.
+ *
+ * Every response carries the security headers (app-headers.ts); a file's own headers
+ * (type, caching) are added per file. Source maps are served only when SOURCE_MAPS=true.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { AppConfig } from './app-headers.ts';
+import { cachingHeaders, securityHeaders } from './app-headers.ts';
 
-export type AppConfig = { supabaseUrl: string; supabaseAnonKey: string };
+export type { AppConfig } from './app-headers.ts';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -47,35 +52,35 @@ export async function startAppServer(options: {
   port: number;
   host?: string;
   config: AppConfig;
+  /** Serve *.map files (they show the app's source). Default: SOURCE_MAPS=true. */
+  serveSourceMaps?: boolean;
 }): Promise<{ url: string; close(): Promise<void>; server: Server }> {
   const root = path.resolve(options.distDir);
+  const serveSourceMaps = options.serveSourceMaps ?? process.env.SOURCE_MAPS === 'true';
+  const security = securityHeaders(options.config);
+  const notFound = (res: ServerResponse) => {
+    res.writeHead(404, { ...security, 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Not found');
+  };
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://app');
       if (url.pathname === '/app-config.json') {
-        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.writeHead(200, { ...security, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
         return res.end(JSON.stringify(options.config));
       }
+      if (url.pathname.endsWith('.map') && !serveSourceMaps) return notFound(res);
       let file = await fileIn(root, url.pathname);
       if (!file && !path.extname(url.pathname)) file = path.join(root, 'index.html');
-      if (!file) {
-        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
-        return res.end('Not found');
-      }
-      const name = path.basename(file);
-      const cache =
-        name === 'sw.js' || name === 'index.html' || name.endsWith('.webmanifest')
-          ? 'no-cache'
-          : file.includes(`${path.sep}assets${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=3600';
+      if (!file) return notFound(res);
       res.writeHead(200, {
+        ...security,
         'Content-Type': contentTypes[path.extname(file)] ?? 'application/octet-stream',
-        'Cache-Control': cache,
+        ...cachingHeaders(path.relative(root, file)),
       });
       createReadStream(file).pipe(res);
     })().catch(() => {
-      res.writeHead(500);
+      if (!res.headersSent) res.writeHead(500, security);
       res.end();
     });
   });

@@ -48,4 +48,32 @@ describe('the installed app without a network', () => {
     await page.screenshot({ path: await e2e.screenshotPath('offline-deep-link') });
     await context.setOffline(false);
   });
+
+  it('is served with its security headers, keeps source maps to itself, and breaks no rule of its own policy', async () => {
+    const appPage = await page.request.get(`${e2e.appUrl}/daily`);
+    const headers = appPage.headers();
+    const backend = new URL(e2e.stack.url);
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['content-security-policy']).toContain(`connect-src 'self' ${backend.origin} ws://${backend.host}`);
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('same-origin');
+    const worker = await page.request.get(`${e2e.appUrl}/sw.js`);
+    expect(worker.headers()['content-security-policy']).toBe(headers['content-security-policy']);
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(await appPage.text())?.[1];
+    expect(script).toBeTruthy();
+    expect((await page.request.get(`${e2e.appUrl}${script}.map`)).status()).toBe(404);
+
+    // The app so far (install, offline reloads, deep links) broke no rule...
+    expect(e2e.securityViolations).toEqual([]);
+    // ...and a rule broken on purpose is seen, so the check itself works.
+    await page.evaluate(() => {
+      const inline = document.createElement('script');
+      inline.textContent = 'window.planted = true';
+      document.body.append(inline);
+    });
+    await expect.poll(() => e2e.securityViolations.length).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as { planted?: boolean }).planted)).toBeUndefined();
+    e2e.securityViolations.length = 0;
+  });
 });

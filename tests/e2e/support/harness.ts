@@ -22,8 +22,30 @@ export type E2E = {
   /** A fresh browser, signed in through the login page, at the given window size. */
   signedInPage(email: string, options?: { password?: string; width?: number; height?: number }): Promise<{ page: Page; context: BrowserContext }>;
   screenshotPath(name: string): Promise<string>;
+  /**
+   * Everything the app's Content-Security-Policy blocked so far, in any page of any
+   * context (securitypolicyviolation events and the console's CSP errors). close()
+   * fails the file when this is not empty, so every browser test checks the policy.
+   */
+  securityViolations: string[];
   close(): Promise<void>;
 };
+
+type CspReporter = { __reportCspViolation(text: string): void };
+
+async function watchSecurityPolicy(context: BrowserContext, violations: string[]): Promise<void> {
+  await context.exposeBinding('__reportCspViolation', (_source, text: string) => void violations.push(text));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      (window as unknown as CspReporter).__reportCspViolation(
+        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} in ${event.sourceFile}:${event.lineNumber}`,
+      );
+    });
+  });
+  context.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+}
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -35,6 +57,7 @@ export async function startE2E(): Promise<E2E> {
     config: { supabaseUrl: stack.url, supabaseAnonKey: stack.keys.anonKey },
   });
   const contexts: Array<{ context: BrowserContext; profile: string }> = [];
+  const securityViolations: string[] = [];
   async function newContext(): Promise<BrowserContext> {
     const profile = await mkdtemp(path.join(tmpdir(), 'e2e-profile-'));
     const context = await chromium.launchPersistentContext(profile, {
@@ -43,6 +66,7 @@ export async function startE2E(): Promise<E2E> {
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
     });
     contexts.push({ context, profile });
+    await watchSecurityPolicy(context, securityViolations);
     return context;
   }
   return {
@@ -64,6 +88,7 @@ export async function startE2E(): Promise<E2E> {
       await mkdir(dir, { recursive: true });
       return path.join(dir, `${name}.png`);
     },
+    securityViolations,
     async close() {
       for (const { context, profile } of contexts) {
         await context.close().catch(() => undefined);
@@ -71,6 +96,7 @@ export async function startE2E(): Promise<E2E> {
       }
       await app.close();
       await stack.stop();
+      if (securityViolations.length) throw new Error(`The Content-Security-Policy blocked:\n${securityViolations.join('\n')}`);
     },
   };
 }
