@@ -88,7 +88,7 @@ export function describeJwtSecret(source: JwtSecretSource, usingDemoSecret: bool
     case 'environment':
       return 'Using the JWT secret from SUPABASE_JWT_SECRET.';
     case 'generated':
-      return `Generated a new JWT secret and kept it in ${source.file} (private to this account; back it up with the data).`;
+      return `Generated a new JWT secret and kept it in ${source.file} (readable only by this account; copy it along with backups).`;
     case 'kept':
       return `Using the JWT secret kept in ${source.file}.`;
   }
