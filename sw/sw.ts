@@ -25,6 +25,18 @@ registerRoute(
   new NetworkFirst({ cacheName: 'app-config', networkTimeoutSeconds: 3 }),
 );
 
+// A device may go offline right after installing, before any page asked for the config
+// through this worker: keep it from the start, or an offline start would not know its
+// backend (and fall back to the built-in one, which the app's CSP rightly blocks).
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const response = await fetch(configUrl, { cache: 'no-cache' }).catch(() => undefined);
+      if (response?.ok) await (await caches.open('app-config')).put(configUrl, response);
+    })(),
+  );
+});
+
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
