@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SupervisedBackend } from '../../../scripts/backend-supervisor.ts';
 import { backendEntry, superviseBackend } from '../../../scripts/backend-supervisor.ts';
-import { demoJwtSecret } from '../../../supabase/local/config.ts';
+import { apiKeysFor, demoJwtSecret } from '../../../supabase/local/config.ts';
 import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
 import { demo } from '../../support/demo.ts';
@@ -77,7 +77,7 @@ describe('the backend process', () => {
     expect(whileRunning.length).toBeGreaterThan(500); // PGlite's files, not an empty folder
     expect(notPrivate(whileRunning)).toEqual([]);
     const anonKey = backend.anonKey;
-    expect(anonKey).not.toBe((await import('../../../supabase/local/config.ts')).apiKeysFor(demoJwtSecret).anonKey);
+    expect(anonKey).not.toBe((await apiKeysFor(demoJwtSecret)).anonKey);
 
     const port = backend.port;
     await backend.stop();
