@@ -28,8 +28,9 @@ describe('the Daily screen', () => {
          (select sum(value)::text from daily_inputs d where d.store_id = $1 and d.metric_type = 'hours' and d.entry_date between r.first and r.last) as hours,
          (select sum(value)::text from daily_inputs d where d.store_id = $1 and d.metric_type = 'hours' and d.row_identifier = 'CP' and d.entry_date between r.first and r.last) as cp_hours,
          (select sum(value)::text from daily_inputs d where d.store_id = $1 and d.metric_type = 'sales' and d.row_identifier = 'CP' and d.entry_date between r.first and r.last) as cp_sales,
-         (select coalesce(sum(days_complete), 0)::int from weekly_store_performance w where w.store_id = $1 and w.week_start_date between r.grid_start and r.last) as dc,
-         (select coalesce(sum(work_days), 0)::int from weekly_store_performance w where w.store_id = $1 and w.week_start_date between r.grid_start and r.last) as wd
+         -- The month's own week parts (the demo stores every part of a past month).
+         (select coalesce(sum(days_complete), 0)::int from weekly_store_performance w where w.store_id = $1 and w.week_start_date between r.first and r.last) as dc,
+         (select coalesce(sum(work_days), 0)::int from weekly_store_performance w where w.store_id = $1 and w.week_start_date between r.first and r.last) as wd
        from r`,
       [demo.storeA],
     );
