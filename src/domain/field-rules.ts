@@ -101,9 +101,10 @@ export function valueProblem(limit: ResolvedLimit, value: unknown): string | nul
 
 const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** Where a row sits in time, as people say it: "2026-11-03", "March 2026". */
+/** Where a row sits in time, as people say it: "2026-11-03", "week of 2026-09-27", "March 2026". */
 function rowWhen(row: RowValues): string | null {
   if (typeof row.entry_date === 'string') return row.entry_date;
+  if (typeof row.week_start_date === 'string') return `week of ${row.week_start_date}`;
   const [y, m] = typeof row.month_year === 'string' ? row.month_year.split('-').map(Number) : [Number(row.year), Number(row.month)];
   return y && m && monthNames[m - 1] ? `${monthNames[m - 1]} ${y}` : null;
 }
