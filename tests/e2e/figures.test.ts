@@ -14,7 +14,7 @@ const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, m
 describe('figures a manager can trust', () => {
   let e2e: E2E;
   let page: Page;
-  const server = async <T,>(sql: string, params: unknown[] = []) => (await e2e.stack.database.query<T>(sql, params)).rows;
+  const server = async <T extends Record<string, unknown>,>(sql: string, params: unknown[] = []) => (await e2e.stack.database.query<T>(sql, params)).rows;
   const tile = (name: string) => page.getByRole('article', { name, exact: true });
 
   beforeAll(async () => {
