@@ -12,6 +12,7 @@ import type { Category, Totals } from './kpi-math.ts';
 import { effectiveTargets, elr, monthComplete, pacing, perDay, totalHours, totalSales } from './kpi-math.ts';
 import type { KpiId } from './kpis.ts';
 import { kpiCatalogue } from './kpis.ts';
+import { changePercent, lastYearText } from './last-year.ts';
 import { money2, num1, num2 } from './working-format.ts';
 
 export type Mix = Record<Category, number>;
@@ -216,4 +217,12 @@ export function monthFigures(inputs: MonthInputs): MonthFigures {
         : 'Work Mix: no hours recorded this month',
     },
   };
+}
+
+/** The line under a tile comparing it with the same month a year before. */
+export function lastYearLine(current: Figure, previous: Figure | undefined): string {
+  if (!previous || previous.status === 'no-data' || previous.value === null) return lastYearText(null, null);
+  // A distance from a target mix has no meaningful change: the mix itself is shown.
+  const percent = current.id === 'workMixChart' || current.status === 'no-data' ? null : changePercent(current.value, previous.value);
+  return lastYearText(current.id === 'workMixChart' ? previous.actual : previous.headline, percent);
 }

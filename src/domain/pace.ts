@@ -11,6 +11,7 @@
 import type { TileStatus } from './colour-rules.ts';
 import { higherIsBetter } from './colour-rules.ts';
 import { formatCurrency, formatRatio } from './format.ts';
+import type { Totals } from './kpi-math.ts';
 
 export type PaceStatus = 'ahead' | 'behind' | 'reached' | 'missed' | 'no-target' | 'no-data';
 
@@ -78,4 +79,33 @@ export function ratePace(sales: number, hours: number, target: number | null, da
     status: statusOf(pace, rate, target),
     words: `${pace === 'ahead' ? 'Ahead of' : 'Behind'} the ${formatCurrency(target)} target: needs ${formatCurrency(needed)} an hour on about ${formatRatio(remainingHours)} h still to come.`,
   };
+}
+
+export type PaceLine = { id: 'hours' | 'sales' | 'cpElr' | 'warrantyElr' | 'internalElr' | 'totalElr'; label: string; pace: Pace; neededText: string };
+
+/** The month's pace to goal for hours, sales and each labour rate. */
+export function monthPaces(input: {
+  totals: Totals;
+  daysComplete: number;
+  workDays: number;
+  targets: { hoursPerDay: number; salesPerDay: number; cpElr: number; warrantyElr: number; internalElr: number; totalElr: number };
+}): PaceLine[] {
+  const { totals, daysComplete, workDays, targets } = input;
+  const hours = totals.CP.hours + totals.W.hours + totals.I.hours;
+  const sales = totals.CP.sales + totals.W.sales + totals.I.sales;
+  const amount = (id: 'hours' | 'sales', label: string, pace: Pace, show: Show, unit: string): PaceLine => ({
+    id,
+    label,
+    pace,
+    neededText: pace.needed === null ? '-' : `${show(pace.needed)}${unit} a day`,
+  });
+  const rate = (id: PaceLine['id'], label: string, pace: Pace): PaceLine => ({ id, label, pace, neededText: pace.needed === null ? '-' : `${formatCurrency(pace.needed)} an hour` });
+  return [
+    amount('hours', 'Hours', amountPace(hours, targets.hoursPerDay, daysComplete, workDays, formatRatio, ' h'), formatRatio, ' h'),
+    amount('sales', 'Sales', amountPace(sales, targets.salesPerDay, daysComplete, workDays, formatCurrency), formatCurrency, ''),
+    rate('cpElr', 'CP ELR', ratePace(totals.CP.sales, totals.CP.hours, targets.cpElr, daysComplete, workDays)),
+    rate('warrantyElr', 'Warranty ELR', ratePace(totals.W.sales, totals.W.hours, targets.warrantyElr, daysComplete, workDays)),
+    rate('internalElr', 'Internal ELR', ratePace(totals.I.sales, totals.I.hours, targets.internalElr, daysComplete, workDays)),
+    rate('totalElr', 'Total ELR', ratePace(sales, hours, targets.totalElr, daysComplete, workDays)),
+  ];
 }

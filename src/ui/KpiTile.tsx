@@ -7,10 +7,10 @@ export type TileFigure = { headline: string; actual: string; targetText: string;
 
 /**
  * One KPI: headline, actual and target, coloured (and named, for screen readers) by its
- * status, with how it was computed one tap away. `handle` and `actual` let the dashboard
- * add its drag handle and its last-months tooltip.
+ * status, with how it was computed one tap away, and the same month last year when given.
+ * `handle` and `actual` let the dashboard add its drag handle and its last-months tooltip.
  */
-export function KpiTile({ title, figure, handle, actual, className = '' }: { title: string; figure: TileFigure; handle?: ReactNode; actual?: ReactNode; className?: string }) {
+export function KpiTile({ title, figure, handle, actual, lastYear, className = '' }: { title: string; figure: TileFigure; handle?: ReactNode; actual?: ReactNode; lastYear?: string; className?: string }) {
   return (
     <article className={`kpi-tile ${figure.status} ${className}`.trim()} aria-label={title}>
       <h3>
@@ -20,6 +20,7 @@ export function KpiTile({ title, figure, handle, actual, className = '' }: { tit
       <p className="headline">{figure.headline}</p>
       {actual ?? <p>Actual: {figure.actual}</p>}
       <p>Target: {figure.targetText}</p>
+      {lastYear ? <p className="last-year">{lastYear}</p> : null}
       <p className="status">{statusText[figure.status]}</p>
     </article>
   );

@@ -4,6 +4,8 @@ import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+
 describe('the Yearly Trend screen', () => {
   let e2e: E2E;
   let page: Page;
@@ -26,6 +28,20 @@ describe('the Yearly Trend screen', () => {
     await expect.poll(() => sales.inputValue(), { timeout: 20_000 }).toBe(String(Number(march.sales)));
     const row = page.getByRole('table', { name: `Yearly trend ${march.year}` }).getByRole('row', { name: /^March/ });
     expect((await row.locator('td').nth(2).textContent())?.trim()).toBe(`${march.pct}%`);
+    // This year's March beside last year's: the sales then and the change since, from the server's rows.
+    const [change] = (
+      await e2e.stack.database.query<{ pct: string }>(
+        `select round((c.sales - p.sales) / p.sales * 100)::int::text as pct from yearly_financial_inputs c
+         join yearly_financial_inputs p on p.store_id = c.store_id and p.year = c.year - 1 and p.month = c.month
+         where c.store_id = $1 and c.year = $2 and c.month = 3`,
+        [demo.storeA, march.year + 1],
+      )
+    ).rows;
+    const thisYear = page.getByRole('table', { name: `Yearly trend ${march.year + 1}` }).getByRole('row', { name: /^March/ });
+    const cells = await thisYear.locator('td').allTextContents();
+    expect(cells[1]?.trim()).toBe(money.format(Number(march.sales)));
+    const pct = Number(change?.pct);
+    expect(cells[2]?.trim()).toBe(`${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct)}%`);
     await page.screenshot({ path: await e2e.screenshotPath('yearly-dark'), fullPage: true });
   });
 

@@ -5,11 +5,12 @@ import type { WeekInput } from '../../data/repositories/store-month.ts';
 import { saveWeeks } from '../../data/repositories/store-month.ts';
 import { useDevice } from '../../data/device-context.tsx';
 import type { IsoDate } from '../../domain/calendar.ts';
-import { monthLabel } from '../../domain/month.ts';
+import { monthLabel, shiftMonth } from '../../domain/month.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { DayGrid } from './DayGrid.tsx';
 import { KpiRow } from './KpiRow.tsx';
+import { PacePanel } from './PacePanel.tsx';
 import type { CellKey, DailyMonth } from './use-daily-month.ts';
 import { cellKey, todayIso, useDailyMonth } from './use-daily-month.ts';
 
@@ -38,6 +39,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   const { storeId } = useAccount();
   const { month, move } = useSelectedMonth();
   const data = useDailyMonth(storeId, month);
+  const lastYear = useDailyMonth(storeId, shiftMonth(month, -12));
   const [average, setAverage] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -125,7 +127,8 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
       ))}
       {shown ? (
         <>
-          <KpiRow figures={shown.figures} />
+          <KpiRow figures={shown.figures} lastYear={lastYear?.figures} />
+          <PacePanel paces={shown.paces} remainingDays={Math.max(shown.days.workDays - shown.days.daysComplete, 0)} />
           <DayGrid
             month={shown}
             today={today}

@@ -11,7 +11,10 @@ import { numberOrNull } from '../../data/values.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import type { Category, Totals } from '../../domain/kpi-math.ts';
 import type { Mix, MonthFigures } from '../../domain/month-figures.ts';
-import { defaultMixTarget, monthFigures } from '../../domain/month-figures.ts';
+import { defaultMixTarget, monthFigures, totalElrTarget } from '../../domain/month-figures.ts';
+import { effectiveTargets } from '../../domain/kpi-math.ts';
+import type { PaceLine } from '../../domain/pace.ts';
+import { monthPaces } from '../../domain/pace.ts';
 import type { GridWeek } from '../../domain/month-grid.ts';
 import { monthGrid } from '../../domain/month-grid.ts';
 import type { MonthKey } from '../../domain/month.ts';
@@ -33,6 +36,8 @@ export type DailyMonth = {
   days: MonthDays;
   totals: Totals;
   figures: MonthFigures;
+  /** What each remaining work day needs to reach the month's targets. */
+  paces: PaceLine[];
   rows: MonthRows;
 };
 
@@ -94,7 +99,14 @@ export function dailyMonthOf(rows: MonthRows, today: IsoDate): DailyMonth {
     },
     mixTarget: mixTargetOf(rows.settings),
   });
-  return { month: rows.month, grid, values, weeks, days, totals, figures, rows };
+  const targets = effectiveTargets(rows.targets);
+  const paces = monthPaces({
+    totals,
+    daysComplete: days.daysComplete,
+    workDays: days.workDays,
+    targets: { ...targets, totalElr: totalElrTarget({ totals, targets: rows.targets }).value },
+  });
+  return { month: rows.month, grid, values, weeks, days, totals, figures, paces, rows };
 }
 
 /** The month's days complete and work days alone, for screens that do not show the grid. */

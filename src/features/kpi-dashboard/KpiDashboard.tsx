@@ -12,11 +12,12 @@ import { useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import type { Figure } from '../../domain/month-figures.ts';
+import { lastYearLine } from '../../domain/month-figures.ts';
 import { KpiTile } from '../../ui/KpiTile.tsx';
 
 type History = Array<{ label: string; actual: string }>;
 
-function SortableTile({ id, figure, history }: { id: KpiId; figure: Figure; history: History }) {
+function SortableTile({ id, figure, history, lastYear }: { id: KpiId; figure: Figure; history: History; lastYear?: Figure }) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id });
   const [open, setOpen] = useState(false);
   const actual = (
@@ -47,7 +48,7 @@ function SortableTile({ id, figure, history }: { id: KpiId; figure: Figure; hist
   );
   return (
     <div ref={setNodeRef} className="sortable-tile" style={{ transform: CSS.Transform.toString(transform), transition }}>
-      <KpiTile title={figure.label} figure={figure} handle={handle} actual={actual} className={isDragging ? 'dragging' : ''} />
+      <KpiTile title={figure.label} figure={figure} handle={handle} actual={actual} lastYear={lastYearLine(figure, lastYear)} className={isDragging ? 'dragging' : ''} />
     </div>
   );
 }
@@ -60,6 +61,7 @@ export function KpiDashboard() {
   const preferences = useDashboardPreferences(userId, storeId);
   const current = useDailyMonth(storeId, month);
   const past = [useDailyMonth(storeId, shiftMonth(month, -1)), useDailyMonth(storeId, shiftMonth(month, -2)), useDailyMonth(storeId, shiftMonth(month, -3))];
+  const lastYear = useDailyMonth(storeId, shiftMonth(month, -12));
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
 
   if (preferences === undefined || !current) return <p>Loading KPI Data...</p>;
@@ -86,6 +88,7 @@ export function KpiDashboard() {
                 key={id}
                 id={id}
                 figure={current.figures[id]}
+                lastYear={lastYear?.figures[id]}
                 history={past.map((data, i) => ({
                   label: monthLabel(shiftMonth(month, -(i + 1))),
                   actual: data ? data.figures[id].actual : '...',

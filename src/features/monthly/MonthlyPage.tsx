@@ -8,8 +8,11 @@ import { formatCurrency, formatHours, formatPercent } from '../../domain/format.
 import { effectiveTargets } from '../../domain/kpi-math.ts';
 import type { LaborEntry } from '../../domain/monthly-table.ts';
 import { monthlyTable } from '../../domain/monthly-table.ts';
-import { readMonth } from '../../domain/month.ts';
+import { readMonth, shiftMonth } from '../../domain/month.ts';
+import { changePercent, formatChange } from '../../domain/last-year.ts';
+import type { Row } from '../../data/synced-tables.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
+import { PacePanel } from '../daily/PacePanel.tsx';
 import { useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
@@ -20,6 +23,10 @@ const HoursMixChart = lazy(() => import('./HoursMixChart.tsx'));
 const limit = (column: keyof LaborGross) => numberLimitOf('monthly_labor_gross_inputs', column);
 const dash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));
 
+function laborEntries(rows: Row[]): Map<LaborType, LaborEntry> {
+  return new Map(rows.map((row) => [row.labor_type as LaborType, { gross: numberOrNull(row.gross_value), subletSales: numberOrNull(row.direct_sales_value), repairOrders: numberOrNull(row.return_on_sales) }]));
+}
+
 /** The month's labour table (hours and sales from the daily figures, gross and RO's entered here), the hours mix, and the month-end counts. */
 export function MonthlyPage() {
   const device = useDevice();
@@ -27,6 +34,7 @@ export function MonthlyPage() {
   const { month, setMonth } = useSelectedMonth();
   const monthYear = `${month}-01`;
   const data = useDailyMonth(storeId, month);
+  const lastYearData = useDailyMonth(storeId, shiftMonth(month, -12));
   const [pickerShown, setPickerShown] = useState(true);
   const [status, setStatus] = useState<string | null>(null);
 
@@ -49,10 +57,9 @@ export function MonthlyPage() {
     }
   }
 
-  const entries = new Map<LaborType, LaborEntry>(
-    gross.map((row) => [row.labor_type as LaborType, { gross: numberOrNull(row.gross_value), subletSales: numberOrNull(row.direct_sales_value), repairOrders: numberOrNull(row.return_on_sales) }]),
-  );
-  const table = monthlyTable(data.totals, entries, data.days, effectiveTargets(data.rows.targets).salesPerDay);
+  const table = monthlyTable(data.totals, laborEntries(gross), data.days, effectiveTargets(data.rows.targets).salesPerDay);
+  const lastYear = lastYearData ? monthlyTable(lastYearData.totals, laborEntries(lastYearData.rows.laborGross), lastYearData.days, effectiveTargets(lastYearData.rows.targets).salesPerDay) : null;
+  const lastYearSales = (index: number) => lastYear?.rows[index]?.sales ?? null;
   const { totals } = data;
 
   return (
@@ -77,7 +84,7 @@ export function MonthlyPage() {
           <table className="monthly-table" aria-label="Monthly performance">
             <thead>
               <tr>
-                {["RO's", 'HOURS', 'LABOUR TYPE', 'SALES', 'GROSS', '%'].map((h) => (
+                {["RO's", 'HOURS', 'LABOUR TYPE', 'SALES', 'GROSS', '%', 'SALES LAST YEAR', 'CHANGE'].map((h) => (
                   <th key={h} scope="col">
                     {h}
                   </th>
@@ -103,6 +110,8 @@ export function MonthlyPage() {
                     <NumberCell label={`Gross ${row.label}`} value={row.gross} limit={limit('gross_value')} row={index} column={2} onCommit={(v) => void save(row.type, 'gross_value', v)} />
                   </td>
                   <td>{dash(row.grossPercent, formatPercent)}</td>
+                  <td>{dash(lastYearSales(index), formatCurrency)}</td>
+                  <td>{formatChange(changePercent(row.sales, lastYearSales(index)))}</td>
                 </tr>
               ))}
             </tbody>
@@ -114,24 +123,27 @@ export function MonthlyPage() {
                 <td />
                 <td>{formatCurrency(table.totalLabour)}</td>
                 <td>{dash(table.totalLabourPercent, formatPercent)}</td>
+                <td colSpan={2} />
               </tr>
               <tr>
                 <td colSpan={2} />
                 <th scope="row">TOTAL SALES</th>
                 <td>{formatCurrency(table.totalSales)}</td>
                 <td colSpan={2} />
+                <td>{lastYear ? formatCurrency(lastYear.totalSales) : '-'}</td>
+                <td>{formatChange(changePercent(table.totalSales, lastYear?.totalSales ?? null))}</td>
               </tr>
               <tr>
                 <td colSpan={2} />
                 <th scope="row">PACING</th>
                 <td>{formatCurrency(table.pacing)}</td>
-                <td colSpan={2} />
+                <td colSpan={4} />
               </tr>
               <tr>
                 <td colSpan={2} />
                 <th scope="row">TARGET</th>
                 <td>{formatCurrency(table.target)}</td>
-                <td colSpan={2} />
+                <td colSpan={4} />
               </tr>
             </tfoot>
           </table>
@@ -140,6 +152,7 @@ export function MonthlyPage() {
           <HoursMixChart cp={totals.CP.hours} w={totals.W.hours} i={totals.I.hours} target={data.figures.workMixChart.targetText} />
         </Suspense>
       </div>
+      <PacePanel paces={data.paces} remainingDays={Math.max(data.days.workDays - data.days.daysComplete, 0)} />
       <MonthEndFigures storeId={storeId} month={month} operational={data.rows.operational} onStatus={setStatus} />
     </section>
   );

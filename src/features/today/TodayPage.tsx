@@ -6,11 +6,12 @@ import { parseDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency } from '../../domain/format.ts';
 import { effectiveTargets } from '../../domain/kpi-math.ts';
-import { monthKeyOf } from '../../domain/month.ts';
+import { monthKeyOf, shiftMonth } from '../../domain/month.ts';
 import { monthlyTable } from '../../domain/monthly-table.ts';
 import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import { KpiRow } from '../daily/KpiRow.tsx';
+import { PacePanel } from '../daily/PacePanel.tsx';
 import { cellKey, todayIso, useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 
@@ -36,6 +37,7 @@ export function TodayPage() {
   const today = todayIso();
   const month = monthKeyOf(parseDate(today));
   const data = useDailyMonth(storeId, month);
+  const lastYear = useDailyMonth(storeId, shiftMonth(month, -12));
   const [notice, setNotice] = useState<string | null>(null);
   if (!data) return <p>Loading performance data...</p>;
 
@@ -105,7 +107,8 @@ export function TodayPage() {
         <p>
           Sales pacing {formatCurrency(table.pacing)} against a target of {formatCurrency(table.target)} ({data.days.daysComplete} of {data.days.workDays} work days complete).
         </p>
-        <KpiRow figures={data.figures} tiles={['monthComplete', 'hoursPerDay', 'salesPerDay', 'cpElr']} />
+        <KpiRow figures={data.figures} lastYear={lastYear?.figures} tiles={['monthComplete', 'hoursPerDay', 'salesPerDay', 'cpElr']} />
+        <PacePanel paces={data.paces} remainingDays={Math.max(data.days.workDays - data.days.daysComplete, 0)} />
       </section>
     </section>
   );

@@ -3,6 +3,7 @@ import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency, formatHours, formatPercent, formatRatio } from '../../domain/format.ts';
 import type { YearlyInput, YearlyRow } from '../../domain/yearly.ts';
 import { deriveYearlyRow, yearlySummary } from '../../domain/yearly.ts';
+import { changePercent, formatChange } from '../../domain/last-year.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 
 export const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -37,11 +38,13 @@ type Props = {
   rows: Row[];
   /** Each month's days complete (1 to 12), for Hours Per Day. */
   daysComplete: ReadonlyMap<number, number>;
+  /** The year before's months: each month's sales then, and the change since, beside its sales. */
+  previous?: Row[];
   onCommit(year: number, month: number, field: InputField, value: number | null): void;
 };
 
 /** One year: a row per month with its inputs and derived columns, then AVG and Total. */
-export function YearBlock({ year, rows, daysComplete, onCommit }: Props) {
+export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Props) {
   const months = monthNames.map((_, i) => monthInput(rows, i + 1));
   const { total, average } = yearlySummary(months, daysComplete);
   const orDash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));
@@ -57,10 +60,20 @@ export function YearBlock({ year, rows, daysComplete, onCommit }: Props) {
       />
     </td>
   );
-  const summaryRow = (label: string, row: YearlyRow) => (
+  const previousSales = (month: number) => (previous ? (monthInput(previous, month).sales ?? null) : null);
+  const versus = (current: number | null, before: number | null) =>
+    previous ? (
+      <>
+        <td>{before === null ? '-' : formatCurrency(before)}</td>
+        <td>{formatChange(changePercent(current, before))}</td>
+      </>
+    ) : null;
+  const previousTotal = previous ? yearlySummary(monthNames.map((_, i) => monthInput(previous, i + 1))).total.sales : null;
+  const summaryRow = (label: string, row: YearlyRow, before: number | null) => (
     <tr className="summary">
       <th scope="row">{label}</th>
       <td>{formatCurrency(row.sales)}</td>
+      {versus(row.sales, before)}
       <td>{formatCurrency(row.gpNet)}</td>
       <td>{formatPercent(row.gpPercentage)}</td>
       <td>{formatHours(row.hours)}</td>
@@ -80,7 +93,7 @@ export function YearBlock({ year, rows, daysComplete, onCommit }: Props) {
       <caption>{year}</caption>
       <thead>
         <tr>
-          {['Month', 'Sales', 'GP Net', 'GP%', 'Hours', 'Hours Per Day', 'Personnel Exp', '%', 'Semi Fixed', '%', 'Fixed', 'NET', 'ROS'].map((h, i) => (
+          {['Month', 'Sales', ...(previous ? [`Sales ${year - 1}`, 'Change'] : []), 'GP Net', 'GP%', 'Hours', 'Hours Per Day', 'Personnel Exp', '%', 'Semi Fixed', '%', 'Fixed', 'NET', 'ROS'].map((h, i) => (
             <th key={`${h}-${i}`} scope="col">
               {h}
             </th>
@@ -94,6 +107,7 @@ export function YearBlock({ year, rows, daysComplete, onCommit }: Props) {
             <tr key={input.month}>
               <th scope="row">{monthNames[input.month - 1]}</th>
               {cell(input, 'sales', rowIndex, 0)}
+              {versus(input.sales, previousSales(input.month))}
               {cell(input, 'gp_net', rowIndex, 1)}
               <td>{formatPercent(derived.gpPercentage)}</td>
               {cell(input, 'ros', rowIndex, 2)}
@@ -108,8 +122,8 @@ export function YearBlock({ year, rows, daysComplete, onCommit }: Props) {
             </tr>
           );
         })}
-        {summaryRow('AVG', average)}
-        {summaryRow('Total', total)}
+        {summaryRow('AVG', average, previous ? (previousTotal ?? 0) / Math.max(monthNames.filter((_, i) => previousSales(i + 1) !== null).length, 1) : null)}
+        {summaryRow('Total', total, previousTotal)}
       </tbody>
     </table>
     </div>

@@ -88,7 +88,7 @@ export function YearlyPage() {
       )}
       {loading ? null : (
         <div className="year-blocks" data-grid>
-          <YearBlock year={year} rows={current} daysComplete={daysCompleteOf(currentDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
+          <YearBlock year={year} rows={current} previous={previous} daysComplete={daysCompleteOf(currentDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
           <YearBlock year={year - 1} rows={previous} daysComplete={daysCompleteOf(previousDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
         </div>
       )}
