@@ -13,27 +13,30 @@
 --
 -- How a batch is applied:
 --  1. The envelope (known table, an array, at most 400 rows) is checked as before.
---  2. Set-based checks of every row at once against the table's writable columns, read
---     from pg_catalog once per call: a row that is not an object, names a column that
---     cannot be written, lacks (or nulls) a key column, or repeats another row's key
---     sends the batch down the row-by-row path (4), which raises the first refused row's
---     exact error, or applies repeated keys one after the other, as before.
---  3. The set-based apply, in one subtransaction, per field set (rows sending the same
---     columns): one UPDATE ... FROM the batch for the rows that exist, then one INSERT
---     for the others. An upsert (INSERT ... ON CONFLICT DO UPDATE) cannot take a row that
---     sends only some fields: Postgres checks NOT NULL columns of the proposed insert
---     before it resolves the conflict. Most refusals (a check, a field overflow, a row of
---     another store, a trigger's error) surface here as an error of the whole statement,
---     which names no row; so does a row another transaction created between the two
---     statements (unique violation). Any such error undoes the subtransaction and sends
---     the batch down the row-by-row path.
+--  2. One set-based pass groups the rows by field set (the columns a row sends) and
+--     checks each field set against the table's writable columns, read from pg_catalog
+--     once per call (information_schema was asked per column of every row). A row that
+--     is not an object, names a column that cannot be written or lacks a key column
+--     sends the batch down the row-by-row path (4), which raises that row's exact error.
+--  3. The set-based apply, in one subtransaction, per field set: one UPDATE ... FROM the
+--     batch for the rows that exist, then one INSERT for the others; the answers are
+--     gathered per statement and ordered once. Not an upsert (INSERT ... ON CONFLICT DO
+--     UPDATE): Postgres checks NOT NULL columns of the proposed insert before it resolves
+--     the conflict, so a row sending some fields of an existing row would be refused, and
+--     an upsert fires the insert triggers of rows it then updates, which the row-by-row
+--     function never did. A refused row (a check, a field overflow, a row of another store,
+--     a trigger's error), a row another transaction created between the two statements
+--     (unique violation) or a key sent twice (found in the answers) raises or is caught
+--     here; the subtransaction is undone and the batch goes down the row-by-row path.
 --  4. Row by row, as the function always did: update the sent fields, else insert, a
 --     unique violation on insert (another device created the row meanwhile) retried as
 --     an update. Its first failing row raises its own error, so the device reads the same
 --     code and message as before, including errors of triggers added later (history,
---     closed months) that no check here can foresee.
+--     closed months) that no check here can foresee; a key sent twice is applied in the
+--     order sent. One change: a row that is an empty object is refused as lacking its key
+--     (22023), where the previous function failed on the SQL it built (42601).
 -- Serialization failures and deadlocks (class 40) are raised at once, not retried row by
--- row: the device tries the whole batch again later.
+-- row: the backend answers 503 and the device tries the whole batch again later.
 
 create or replace function public.push_changes(p_table text, p_rows jsonb)
 returns jsonb
@@ -44,10 +47,14 @@ declare
   v_key text[];
   v_relation regclass;
   v_writable text[];
+  v_not_key text[];
   v_count integer;
-  v_row_by_row boolean;
-  v_duplicates boolean;
+  v_row_by_row boolean := false;
   v_group record;
+  v_group_columns text[] := '{}';
+  v_group_ords text[] := '{}';
+  v_index integer;
+  v_ords bigint[];
   v_match text;
   v_set text;
   v_columns_sql text;
@@ -57,10 +64,11 @@ declare
   v_part jsonb;
   v_parts jsonb[] := '{}';
   v_answered integer;
+  v_distinct integer;
   v_result jsonb;
+  v_columns text[];
   -- Row by row (4).
   v_row jsonb;
-  v_columns text[];
   v_unknown text;
   v_out jsonb;
   v_outs jsonb[] := '{}';
@@ -101,85 +109,94 @@ begin
   end if;
 
   -- The columns a push may write: the table's columns this role has any right to (what
-  -- information_schema.columns shows it), less the ones the server stamps.
+  -- information_schema.columns shows it), less the ones the server stamps. And the
+  -- columns of an answered row that are not its key.
   v_relation := pg_catalog.to_regclass(format('public.%I', p_table));
-  select coalesce(array_agg(a.attname::text), '{}') into v_writable
+  select coalesce(array_agg(a.attname::text) filter (
+           where a.attname not in ('sync_xid', 'updated_at')
+             and pg_catalog.has_column_privilege(v_relation, a.attnum, 'SELECT, INSERT, UPDATE, REFERENCES')), '{}'),
+         coalesce(array_agg(a.attname::text) filter (where not (a.attname::text = any (v_key))), '{}')
+    into v_writable, v_not_key
   from pg_catalog.pg_attribute a
-  where a.attrelid = v_relation and a.attnum > 0 and not a.attisdropped
-    and a.attname not in ('sync_xid', 'updated_at')
-    and pg_catalog.has_column_privilege(v_relation, a.attnum, 'SELECT, INSERT, UPDATE, REFERENCES');
+  where a.attrelid = v_relation and a.attnum > 0 and not a.attisdropped;
 
-  -- (2) Set-based checks of every row's shape.
-  v_row_by_row := exists (
-    select 1 from jsonb_array_elements(p_rows) e(value)
-    where case
-      when jsonb_typeof(e.value) <> 'object' then true
-      when not (e.value ?& v_key) then true
-      when exists (select 1 from unnest(v_key) k where e.value -> k = 'null'::jsonb) then true
-      else exists (select 1 from jsonb_object_keys(e.value) k where not (k = any (v_writable)))
-    end);
+  -- (2) One pass over the batch: each row's field set, and the rows of each. jsonb keeps
+  -- an object's keys in one canonical order, so rows sending the same fields in any
+  -- order list them alike. A row that is not an object has no field set.
+  for v_group in
+    select g.columns, array_agg(g.ord order by g.ord) as ords
+    from (select e.ord, case when jsonb_typeof(e.value) = 'object' then array(select jsonb_object_keys(e.value)) end as columns
+          from jsonb_array_elements(p_rows) with ordinality e(value, ord)) g
+    group by g.columns
+  loop
+    if v_group.columns is null or not (v_group.columns @> v_key) or not (v_group.columns <@ v_writable) then
+      v_row_by_row := true;
+      exit;
+    end if;
+    -- Kept as text: plpgsql has no array of arrays of different lengths.
+    v_group_columns := v_group_columns || v_group.columns::text;
+    v_group_ords := v_group_ords || v_group.ords::text;
+  end loop;
 
   if not v_row_by_row then
     begin
-      -- (2) Repeated keys, compared as the column types compare them ("5" and 5.0 are one
-      -- key); typing every value here also finds a value its column cannot hold.
-      execute format('select count(*) <> count(distinct (%s)) from jsonb_populate_recordset(null::public.%I, $1) r',
-                     (select string_agg(format('r.%I', k), ', ') from unnest(v_key) k), p_table)
-        into v_duplicates using p_rows;
-
-      if not v_duplicates then
-        -- (3) Per field set: update the rows that exist, then insert the others.
-        select string_agg(format('t.%1$I = s.%1$I', k), ' and ') into v_match from unnest(v_key) k;
-        for v_group in
-          select g.columns, array_agg(g.ord order by g.ord) as ords, jsonb_agg(g.value order by g.ord) as rows
-          from (select e.ord, e.value, (select array_agg(k order by k) from jsonb_object_keys(e.value) k) as columns
-                from jsonb_array_elements(p_rows) with ordinality e(value, ord)) g
-          group by g.columns
-        loop
-          select string_agg(format('%1$I = s.%1$I', k), ', ') into v_set
-          from unnest(v_group.columns) k where not (k = any (v_key));
-          select string_agg(format('%I', k), ', '), string_agg(format('s.%I', k), ', ')
-            into v_columns_sql, v_values_sql from unnest(v_group.columns) k;
-          -- The group's rows typed as the table's rows, each with its place in the batch.
-          v_staged := format('select ($2::bigint[])[s.ordinality] as push_ord, s.*
-                              from jsonb_populate_recordset(null::public.%I, $1) with ordinality s', p_table);
-
-          if v_set is not null then
-            execute format('with s as (%s), u as (update public.%I t set %s from s where %s
-                              returning s.push_ord, to_jsonb(t) - ''sync_xid'' as stored)
-                            select coalesce(array_agg(push_ord), ''{}''),
-                                   coalesce(jsonb_agg(jsonb_build_object(''ord'', push_ord, ''r'', stored)), ''[]'')
-                            from u', v_staged, p_table, v_set, v_match)
-              into v_found, v_part using v_group.rows, v_group.ords;
-          else
-            -- Only the key was sent: an existing row is answered as it is, unwritten.
-            execute format('select coalesce(array_agg(s.push_ord), ''{}''),
-                                   coalesce(jsonb_agg(jsonb_build_object(''ord'', s.push_ord, ''r'', to_jsonb(t) - ''sync_xid'')), ''[]'')
-                            from (%s) s join public.%I t on %s', v_staged, p_table, v_match)
-              into v_found, v_part using v_group.rows, v_group.ords;
-          end if;
-          v_parts := v_parts || v_part;
-
-          if cardinality(v_found) < cardinality(v_group.ords) then
-            execute format('with s as (%1$s), i as (insert into public.%2$I as t (%3$s)
-                              select %4$s from s where not (s.push_ord = any ($3)) order by s.push_ord
-                              returning t.*)
-                            select coalesce(jsonb_agg(jsonb_build_object(''ord'', s.push_ord, ''r'', to_jsonb(t) - ''sync_xid'')), ''[]'')
-                            from i t join s on %5$s',
-                           v_staged, p_table, v_columns_sql, v_values_sql, v_match)
-              into v_part using v_group.rows, v_group.ords, v_found;
-            v_parts := v_parts || v_part;
-          end if;
-        end loop;
-
-        select jsonb_agg(x.r order by x.ord), count(*) into v_result, v_answered
-        from unnest(v_parts) p(part), jsonb_to_recordset(p.part) x(ord bigint, r jsonb);
-        if v_answered <> v_count then
-          -- Not one answer per row (cannot happen with unique, non-null keys): undo, go row by row.
-          raise exception 'push_changes: % answers for % rows', v_answered, v_count using errcode = 'P0001';
+      -- (3) Per field set: update the rows that exist, then insert the others.
+      select string_agg(format('t.%1$I = s.%1$I', k), ' and ') into v_match from unnest(v_key) k;
+      for v_index in 1 .. cardinality(v_group_columns) loop
+        v_columns := v_group_columns[v_index]::text[];
+        v_ords := v_group_ords[v_index]::bigint[];
+        select string_agg(format('%1$I = s.%1$I', k), ', ') into v_set
+        from unnest(v_columns) k where not (k = any (v_key));
+        select string_agg(format('%I', k), ', '), string_agg(format('s.%I', k), ', ')
+          into v_columns_sql, v_values_sql from unnest(v_columns) k;
+        -- The group's rows typed as the table's rows, each with its place in the batch
+        -- ($2 null: the group is the whole batch).
+        v_staged := format('select e.ord as push_ord, s.*
+                            from jsonb_array_elements($1) with ordinality e(value, ord),
+                                 jsonb_populate_record(null::public.%I, e.value) s
+                            where $2::bigint[] is null or e.ord = any ($2)', p_table);
+        if cardinality(v_ords) = v_count then
+          v_ords := null;
         end if;
-        return v_result;
+
+        if v_set is not null then
+          execute format('with s as (%s), u as (update public.%I t set %s from s where %s
+                            returning s.push_ord, to_jsonb(t) - ''sync_xid'' as stored)
+                          select coalesce(array_agg(push_ord), ''{}''),
+                                 coalesce(jsonb_agg(jsonb_build_object(''ord'', push_ord, ''r'', stored)), ''[]'')
+                          from u', v_staged, p_table, v_set, v_match)
+            into v_found, v_part using p_rows, v_ords;
+        else
+          -- Only the key was sent: an existing row is answered as it is, unwritten.
+          execute format('select coalesce(array_agg(s.push_ord), ''{}''),
+                                 coalesce(jsonb_agg(jsonb_build_object(''ord'', s.push_ord, ''r'', to_jsonb(t) - ''sync_xid'')), ''[]'')
+                          from (%s) s join public.%I t on %s', v_staged, p_table, v_match)
+            into v_found, v_part using p_rows, v_ords;
+        end if;
+        v_parts := v_parts || v_part;
+
+        if cardinality(v_found) < coalesce(cardinality(v_ords), v_count) then
+          execute format('with s as (%1$s), i as (insert into public.%2$I as t (%3$s)
+                            select %4$s from s where not (s.push_ord = any ($3)) order by s.push_ord
+                            returning t.*)
+                          select coalesce(jsonb_agg(jsonb_build_object(''ord'', s.push_ord, ''r'', to_jsonb(t) - ''sync_xid'')), ''[]'')
+                          from i t join s on %5$s',
+                         v_staged, p_table, v_columns_sql, v_values_sql, v_match)
+            into v_part using p_rows, v_ords, v_found;
+          v_parts := v_parts || v_part;
+        end if;
+      end loop;
+
+      -- One answer per row, each for another stored row. Anything else means a key was
+      -- sent twice, spelled two ways ("2031-03-08" and "2031-03-08T00:00:00"), which the
+      -- statements above applied in no particular order: undo, and apply in order below.
+      select jsonb_agg(x.r order by x.ord), count(*), count(distinct x.r - v_not_key)
+        into v_result, v_answered, v_distinct
+      from unnest(v_parts) p(part), jsonb_to_recordset(p.part) x(ord bigint, r jsonb);
+      if v_answered <> v_count or v_distinct <> v_count then
+        raise exception 'push_changes: % answers for % rows', v_answered, v_count using errcode = 'P0001';
       end if;
+      return v_result;
     exception
       when transaction_rollback then
         raise;
@@ -198,7 +215,8 @@ begin
     if v_unknown is not null then
       raise exception 'push_changes: column "%" of "%" cannot be written', v_unknown, p_table using errcode = '42703';
     end if;
-    if not v_key <@ v_columns then
+    -- An empty object has no columns at all (v_columns is null); it lacks its key too.
+    if v_columns is null or not v_key <@ v_columns then
       raise exception 'push_changes: a "%" row needs its key %', p_table, v_key using errcode = '22023';
     end if;
 

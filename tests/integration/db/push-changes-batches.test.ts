@@ -264,9 +264,25 @@ for (const engine of engines) {
 
     it('applies a key sent twice in one batch in the order sent, as before, however its values are spelled', async () => {
       // The same day as a date and as a timestamp string: one key once typed.
-      const pushed = await expectSameAsBefore([fieldsOf(8, { value: 80 }), { ...fieldsOf(8, { value: 81 }), entry_date: '2031-03-08T00:00:00' }, day(26, 1)]);
-      expect(pushed.ok && pushed.answer.map((row) => row.value)).toEqual([80, 81, 1]);
-      expect(pushed.ok && pushed.stored.find((row) => row.date === '2031-03-08')?.value).toBe('81.00');
+      const asTimestamp = (row: Row) => ({ ...row, entry_date: `${String(row.entry_date)}T00:00:00` });
+      const cases: Array<[string, Row[], unknown[], string]> = [
+        ['an existing row, the same fields', [fieldsOf(8, { value: 80 }), asTimestamp(fieldsOf(8, { value: 81 })), day(26, 1)], [80, 81, 1], '81.00'],
+        ['an existing row, other fields', [asTimestamp(fieldsOf(8, { value: 82, week_of_month_display: 2 })), fieldsOf(8, { value: 83 })], [82, 83], '83.00'],
+        ['an existing row, spelled alike', [fieldsOf(8, { value: 84 }), fieldsOf(8, { value: 85 })], [84, 85], '85.00'],
+        ['an existing row, key only', [fieldsOf(8, {}), asTimestamp(fieldsOf(8, {}))], [8, 8], '8.00'],
+        ['a new row', [day(26, 1), asTimestamp(day(26, 2))], [1, 2], '2.00'],
+        ['a new row, then some of its fields', [asTimestamp(day(26, 3)), fieldsOf(26, { value: 4 })], [3, 4], '4.00'],
+      ];
+      for (const [what, batch, answers, stored] of cases) {
+        const pushed = await expectSameAsBefore(batch);
+        expect(pushed.ok && pushed.answer.map((row) => row.value), what).toEqual(answers);
+        const date = String(batch[0]?.entry_date).slice(0, 10);
+        expect(pushed.ok && pushed.stored.find((row) => row.date === date)?.value, what).toBe(stored);
+      }
+    });
+
+    it('refuses an empty object as a row without its key', async () => {
+      expect(await push([day(26, 1), {}])).toMatchObject({ ok: false, code: '22023', message: 'push_changes: a "daily_inputs" row needs its key {store_id,entry_date,row_identifier,metric_type}' });
     });
 
     it(`takes ${serviceLimits.pushBatchRows} rows of mixed field sets, new and existing, in one call`, async () => {
