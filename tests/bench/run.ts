@@ -12,6 +12,7 @@ import { demo } from '../support/demo.ts';
 import { createDevice, dailyWrite } from '../integration/sync/device.ts';
 import { realtimeFloodBench } from './realtime-flood.ts';
 import { pushBatchBench } from './push-batch.ts';
+import { backendScaleBench } from './backend-scale.ts';
 
 process.env.LOCAL_SUPABASE_LOG ??= 'warn';
 
@@ -61,6 +62,7 @@ async function main() {
     device.close();
     lines.push(...(await realtimeFloodBench(stack)));
     lines.push(...(await pushBatchBench()));
+    lines.push(...(await backendScaleBench()));
   } finally {
     await stack.stop();
   }
