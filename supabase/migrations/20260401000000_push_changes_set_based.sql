@@ -55,6 +55,7 @@ declare
   v_group_ords text[] := '{}';
   v_index integer;
   v_ords bigint[];
+  v_group_rows jsonb;
   v_match text;
   v_set text;
   v_columns_sql text;
@@ -149,15 +150,18 @@ begin
         from unnest(v_columns) k where not (k = any (v_key));
         select string_agg(format('%I', k), ', '), string_agg(format('s.%I', k), ', ')
           into v_columns_sql, v_values_sql from unnest(v_columns) k;
-        -- The group's rows typed as the table's rows, each with its place in the batch
-        -- ($2 null: the group is the whole batch).
-        v_staged := format('select e.ord as push_ord, s.*
-                            from jsonb_array_elements($1) with ordinality e(value, ord),
-                                 jsonb_populate_record(null::public.%I, e.value) s
-                            where $2::bigint[] is null or e.ord = any ($2)', p_table);
+        -- The group's rows typed as the table's rows, each with its place in the batch:
+        -- the whole batch when every row sends the same fields ($2 null), else the
+        -- group's rows and their places.
         if cardinality(v_ords) = v_count then
+          v_group_rows := p_rows;
           v_ords := null;
+        else
+          select jsonb_agg(e.value order by e.ord) into v_group_rows
+          from jsonb_array_elements(p_rows) with ordinality e(value, ord) where e.ord = any (v_ords);
         end if;
+        v_staged := format('select coalesce(($2::bigint[])[s.ordinality], s.ordinality) as push_ord, s.*
+                            from jsonb_populate_recordset(null::public.%I, $1) with ordinality s', p_table);
 
         if v_set is not null then
           execute format('with s as (%s), u as (update public.%I t set %s from s where %s
@@ -165,13 +169,13 @@ begin
                           select coalesce(array_agg(push_ord), ''{}''),
                                  coalesce(jsonb_agg(jsonb_build_object(''ord'', push_ord, ''r'', stored)), ''[]'')
                           from u', v_staged, p_table, v_set, v_match)
-            into v_found, v_part using p_rows, v_ords;
+            into v_found, v_part using v_group_rows, v_ords;
         else
           -- Only the key was sent: an existing row is answered as it is, unwritten.
           execute format('select coalesce(array_agg(s.push_ord), ''{}''),
                                  coalesce(jsonb_agg(jsonb_build_object(''ord'', s.push_ord, ''r'', to_jsonb(t) - ''sync_xid'')), ''[]'')
                           from (%s) s join public.%I t on %s', v_staged, p_table, v_match)
-            into v_found, v_part using p_rows, v_ords;
+            into v_found, v_part using v_group_rows, v_ords;
         end if;
         v_parts := v_parts || v_part;
 
@@ -182,7 +186,7 @@ begin
                           select coalesce(jsonb_agg(jsonb_build_object(''ord'', s.push_ord, ''r'', to_jsonb(t) - ''sync_xid'')), ''[]'')
                           from i t join s on %5$s',
                          v_staged, p_table, v_columns_sql, v_values_sql, v_match)
-            into v_part using p_rows, v_ords, v_found;
+            into v_part using v_group_rows, v_ords, v_found;
           v_parts := v_parts || v_part;
         end if;
       end loop;
