@@ -123,7 +123,8 @@ begin
 
   -- (2) One pass over the batch: each row's field set, and the rows of each. jsonb keeps
   -- an object's keys in one canonical order, so rows sending the same fields in any
-  -- order list them alike. A row that is not an object has no field set.
+  -- order list them alike (were it not so, they would only make more groups). A row that
+  -- is not an object has no field set.
   for v_group in
     select g.columns, array_agg(g.ord order by g.ord) as ords
     from (select e.ord, case when jsonb_typeof(e.value) = 'object' then array(select jsonb_object_keys(e.value)) end as columns
