@@ -4,9 +4,12 @@
  * call) against a sample of 1,000 sent one request per row, on PGlite and on PostgreSQL
  * when a server is named (BENCH_DATABASE_URL, else TEST_DATABASE_URL). Twice each: rows
  * the server does not have yet (inserted) and edits of rows it has (one field updated).
- * Each line gives rows per second, the batched lines their ratio to per-row, and how much
- * of the time went to the push requests (the rest is the device's own bookkeeping).
- * Every figure is checked against the server's rows before it is reported.
+ * Each line gives rows per second, the batched lines their ratio to per-row, how much of
+ * the time went to the push requests (the rest is the device's own bookkeeping), and this
+ * process's CPU time: on PGlite that is all the work (device, backend and database share
+ * the process), so it shows what an idle machine would take when other work shares this
+ * one; on PostgreSQL the database server's own CPU is not in it. Every figure is checked
+ * against the server's rows before it is reported.
  */
 import type { RowWrite } from '../../src/data/local-writes.ts';
 import { serviceLimits } from '../../src/domain/limits.ts';
@@ -27,7 +30,8 @@ function hoursEdits(firstDay: number, count: number, value: (n: number) => numbe
   return Array.from({ length: count }, (_, n) => dailyWrite(firstDay + Math.floor(n / 3), value(n), labourRows[n % 3]));
 }
 
-type Measured = { rows: number; requests: number; ms: number; requestMs: number };
+/** cpuMs: this process's CPU time (user and system) over the timed cycle. */
+type Measured = { rows: number; requests: number; ms: number; requestMs: number; cpuMs: number };
 type Round = { writes: RowWrite[]; batchSize: number };
 
 /**
@@ -57,14 +61,16 @@ async function pushThroughDevice(stack: TestStack, rounds: Round[]): Promise<Mea
       await device.save(writes);
       const requestsBefore = device.network.requests;
       requestMs = 0;
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const result = await engine.runOnce('local-write');
       const ms = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
       if (!result.ok || result.pushed !== writes.length || result.refused !== 0) {
         throw new Error(`push bench: expected ${writes.length} rows pushed, got ${JSON.stringify(result)}`);
       }
       if ((await device.db.outbox.count()) !== 0) throw new Error('push bench: the outbox is not empty after the push');
-      measured.push({ rows: writes.length, requests: device.network.requests - requestsBefore, ms, requestMs });
+      measured.push({ rows: writes.length, requests: device.network.requests - requestsBefore, ms, requestMs, cpuMs: (cpu.user + cpu.system) / 1000 });
     }
     return measured;
   } finally {
@@ -114,7 +120,7 @@ async function benchEngine(engine: EngineName, label: string, serverUrl: string 
       ['changed rows', batchedChanged, perRowChanged],
     ] as const) {
       if (!batched || !perRow) throw new Error('push bench: a round was not measured');
-      const share = (m: Measured) => `${Math.round((100 * m.requestMs) / m.ms)}% in requests`;
+      const share = (m: Measured) => `${Math.round((100 * m.requestMs) / m.ms)}% in requests, ${(m.cpuMs / 1000).toFixed(1)} s CPU here`;
       lines.push({
         case: `push ${whole(batched.rows)} ${what}, ${label}, batches of ${serviceLimits.pushBatchRows}: ${whole(rate(batched))} rows/s, ${(rate(batched) / rate(perRow)).toFixed(1)}x per-row, ${share(batched)}`,
         requests: batched.requests,

@@ -1,0 +1,21 @@
+/**
+ * The push_changes that shipped before the set-based one (row by row, from its migration
+ * 20260302000000_push_changes_batch_bound.sql), installed as `public.push_changes_before`,
+ * so tests can hold the current function to the same answers, rows and errors.
+ */
+import { readFileSync } from 'node:fs';
+import type { Database, Row } from '../../../supabase/local/db/database.ts';
+import { migrationsDir } from '../../../supabase/local/db/migrate.ts';
+
+export type PushFunction = 'push_changes' | 'push_changes_before';
+
+export async function installPreviousPushChanges(db: Database): Promise<void> {
+  const source = readFileSync(`${migrationsDir}/20260302000000_push_changes_batch_bound.sql`, 'utf8');
+  await db.exec(source.replaceAll('public.push_changes(', 'public.push_changes_before('));
+}
+
+/** A row without what the server stamps differently on every run (times, a new row's id). */
+export function comparable(row: Row): Row {
+  const { updated_at: _updated, created_at: _created, id: _id, ...rest } = row;
+  return rest;
+}
