@@ -93,6 +93,7 @@ async function expectStored(stack: TestStack, writes: RowWrite[]): Promise<void>
 }
 
 const rate = (m: Measured) => (m.rows * 1000) / m.ms;
+const cpuPerRow = (m: Measured) => m.cpuMs / m.rows;
 const whole = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function benchEngine(engine: EngineName, label: string, serverUrl: string | undefined): Promise<BenchLine[]> {
@@ -122,7 +123,7 @@ async function benchEngine(engine: EngineName, label: string, serverUrl: string 
       if (!batched || !perRow) throw new Error('push bench: a round was not measured');
       const share = (m: Measured) => `${Math.round((100 * m.requestMs) / m.ms)}% in requests, ${(m.cpuMs / 1000).toFixed(1)} s CPU here`;
       lines.push({
-        case: `push ${whole(batched.rows)} ${what}, ${label}, batches of ${serviceLimits.pushBatchRows}: ${whole(rate(batched))} rows/s, ${(rate(batched) / rate(perRow)).toFixed(1)}x per-row, ${share(batched)}`,
+        case: `push ${whole(batched.rows)} ${what}, ${label}, batches of ${serviceLimits.pushBatchRows}: ${whole(rate(batched))} rows/s, ${(rate(batched) / rate(perRow)).toFixed(1)}x per-row (${(cpuPerRow(perRow) / cpuPerRow(batched)).toFixed(1)}x on CPU), ${share(batched)}`,
         requests: batched.requests,
         ms: batched.ms,
       });
