@@ -11,6 +11,8 @@ import { startTestStack } from '../support/local-stack.ts';
 import { demo } from '../support/demo.ts';
 import { createDevice, dailyWrite } from '../integration/sync/device.ts';
 import { realtimeFloodBench } from './realtime-flood.ts';
+import { pushBatchBench } from './push-batch.ts';
+import { backendScaleBench } from './backend-scale.ts';
 
 process.env.LOCAL_SUPABASE_LOG ??= 'warn';
 
@@ -59,6 +61,8 @@ async function main() {
     lines.push({ case: `read last month's daily inputs x${rounds}, REST over loopback`, requests: rounds, ms: remote.ms });
     device.close();
     lines.push(...(await realtimeFloodBench(stack)));
+    lines.push(...(await pushBatchBench()));
+    lines.push(...(await backendScaleBench()));
   } finally {
     await stack.stop();
   }

@@ -27,13 +27,15 @@ export type TestStack = LocalStack & {
 export async function startTestStack(
   options: {
     engine?: EngineName;
+    /** The PostgreSQL server for engine 'postgres', when not TEST_DATABASE_URL. */
+    serverUrl?: string;
     auth?: AuthSettingsOverrides;
     bodyLimit?: number;
     allowSignup?: boolean;
     limits?: Partial<ServiceLimits>;
   } = {},
 ): Promise<TestStack> {
-  const database = await createTestDatabase(options.engine ?? 'pglite');
+  const database = await createTestDatabase(options.engine ?? 'pglite', { serverUrl: options.serverUrl });
   const stack = await startLocalStack({
     db: database,
     port: 0,

@@ -25,14 +25,15 @@ export const engines: EngineName[] = adminUrl ? ['pglite', 'postgres'] : ['pglit
 
 /**
  * `migrate: false` gives a bootstrapped database with no migration applied (for tests
- * that apply them in steps, as an upgrade would); it implies no seed.
+ * that apply them in steps, as an upgrade would); it implies no seed. `serverUrl` names
+ * another PostgreSQL server than TEST_DATABASE_URL (the benchmarks' BENCH_DATABASE_URL).
  */
 export async function createTestDatabase(
   engine: EngineName,
-  options: { seed?: boolean; migrate?: boolean } = {},
+  options: { seed?: boolean; migrate?: boolean; serverUrl?: string } = {},
 ): Promise<TestDatabase> {
   const db: TestDatabase =
-    engine === 'pglite' ? withDispose(await openPgliteDatabase()) : await createPostgresDatabase();
+    engine === 'pglite' ? withDispose(await openPgliteDatabase()) : await createPostgresDatabase(options.serverUrl ?? adminUrl);
   await bootstrap(db);
   if (options.migrate === false) return db;
   await applyMigrations(db);
@@ -44,21 +45,21 @@ function withDispose(db: Database): TestDatabase {
   return { ...db, dispose: () => db.close() };
 }
 
-async function createPostgresDatabase(): Promise<TestDatabase> {
-  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+async function createPostgresDatabase(serverUrl: string | undefined): Promise<TestDatabase> {
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(adminUrl);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const db = await openPostgresDatabase(url.toString());
   return {
     ...db,
     async dispose() {
       await db.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
+      const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
