@@ -7,6 +7,7 @@ import { FrontEndTeamPage } from '../features/front-end-team/FrontEndTeamPage.ts
 import { MonthlyPage } from '../features/monthly/MonthlyPage.tsx';
 import { OnePage } from '../features/one-page/OnePage.tsx';
 import { TodayPage } from '../features/today/TodayPage.tsx';
+import { PrintMonthPage } from '../features/print/PrintMonthPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { ServiceOverviewPage } from '../features/service-overview/ServiceOverviewPage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
@@ -46,6 +47,7 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
           <Route element={<Shell updateBanner={updateBanner} />}>
             <Route index element={<HomeRoute />} />
             <Route path="/today" element={<TodayPage />} />
+            <Route path="/print" element={<PrintMonthPage />} />
             <Route path="/daily" element={<DailyPerformance mode="autosave" title="Daily Performance" />} />
             {['/daily-weekly', '/new-daily-weekly-performance'].map((path) => (
               <Route key={path} path={path} element={<DailyPerformance mode="submit" title="Daily and Weekly Performance" />} />

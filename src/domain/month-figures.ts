@@ -12,6 +12,7 @@ import type { Category, Totals } from './kpi-math.ts';
 import { effectiveTargets, elr, monthComplete, pacing, perDay, totalHours, totalSales } from './kpi-math.ts';
 import type { KpiId } from './kpis.ts';
 import { kpiCatalogue } from './kpis.ts';
+import { formulas, working } from './formulas.ts';
 import { changePercent, lastYearText } from './last-year.ts';
 import { money2, num1, num2 } from './working-format.ts';
 
@@ -61,7 +62,6 @@ export type Figure = {
 export type MonthFigures = Record<KpiId, Figure>;
 
 const labelOf = (id: KpiId) => kpiCatalogue.find((kpi) => kpi.id === id)?.label ?? id;
-const categoryNames: Record<Category, string> = { CP: 'CP', W: 'Warranty', I: 'Internal' };
 
 /**
  * Total ELR target: a stored one, else the category targets weighted by this month's
@@ -76,7 +76,7 @@ export function totalElrTarget(inputs: Pick<MonthInputs, 'totals' | 'targets'>):
   if (hours === 0) return { value: targets.cpElr, derived: true, working: `Total ELR target = CP ELR target while no hours are recorded = ${money2(targets.cpElr)}` };
   const weighted = byCategory.reduce((sum, [category, target]) => sum + target * inputs.totals[category].hours, 0) / hours;
   const terms = byCategory.map(([category, target]) => `${money2(target)} × ${num1(inputs.totals[category].hours)} h`).join(' + ');
-  return { value: weighted, derived: true, working: `Total ELR target = (${terms}) / ${num1(hours)} h = ${money2(weighted)} (category targets weighted by hours)` };
+  return { value: weighted, derived: true, working: working('totalElrTarget', `(${terms}) / ${num1(hours)} h`, `${money2(weighted)} (category targets weighted by hours)`) };
 }
 
 function shares(totals: Totals): Mix | null {
@@ -87,7 +87,7 @@ function shares(totals: Totals): Mix | null {
 
 const mixText = (mix: Mix) => `CP ${formatPercent(mix.CP)}, W ${formatPercent(mix.W)}, I ${formatPercent(mix.I)}`;
 
-function rate(id: KpiId, sales: number, hours: number, target: number, what: string): Figure {
+function rate(id: 'cpElr' | 'warrantyElr' | 'internalElr' | 'totalElr', sales: number, hours: number, target: number): Figure {
   const value = elr(sales, hours);
   return {
     id,
@@ -98,7 +98,7 @@ function rate(id: KpiId, sales: number, hours: number, target: number, what: str
     headline: formatCurrency(value),
     actual: formatCurrency(value),
     targetText: formatCurrency(target),
-    working: `${labelOf(id)} = ${what} sales / ${what} hours = ${money2(sales)} / ${num1(hours)} h = ${money2(value)}`,
+    working: working(id, `${money2(sales)} / ${num1(hours)} h`, money2(value)),
   };
 }
 
@@ -115,7 +115,7 @@ function perDayFigure(id: 'hoursPerDay' | 'salesPerDay', total: number, inputs: 
     headline: show(value),
     actual: show(value),
     targetText: show(target),
-    working: `${labelOf(id)} = total ${id === 'hoursPerDay' ? 'hours' : 'sales'} / days complete = ${totalText} / ${inputs.daysComplete} = ${id === 'hoursPerDay' ? num2(value) : money2(value)}`,
+    working: working(id, `${totalText} / ${inputs.daysComplete}`, id === 'hoursPerDay' ? num2(value) : money2(value)),
   };
 }
 
@@ -161,17 +161,17 @@ export function monthFigures(inputs: MonthInputs): MonthFigures {
       headline: formatPercent(complete),
       actual: `${daysComplete} days`,
       targetText: `${workDays} work days${patternNote}`,
-      working: `Month Complete = days complete / work days = ${daysComplete} / ${workDays} = ${formatPercent(complete)}`,
+      working: working('monthComplete', `${daysComplete} / ${workDays}`, formatPercent(complete)),
     },
     hoursPerDay: perDayFigure('hoursPerDay', hours, inputs, targets.hoursPerDay),
     salesPerDay: perDayFigure('salesPerDay', sales, inputs, targets.salesPerDay),
-    cpElr: rate('cpElr', totals.CP.sales, totals.CP.hours, targets.cpElr, categoryNames.CP),
-    warrantyElr: rate('warrantyElr', totals.W.sales, totals.W.hours, targets.warrantyElr, categoryNames.W),
-    internalElr: rate('internalElr', totals.I.sales, totals.I.hours, targets.internalElr, categoryNames.I),
+    cpElr: rate('cpElr', totals.CP.sales, totals.CP.hours, targets.cpElr),
+    warrantyElr: rate('warrantyElr', totals.W.sales, totals.W.hours, targets.warrantyElr),
+    internalElr: rate('internalElr', totals.I.sales, totals.I.hours, targets.internalElr),
     totalElr: {
-      ...rate('totalElr', sales, hours, totalTarget.value, 'total'),
+      ...rate('totalElr', sales, hours, totalTarget.value),
       targetText: `${formatCurrency(totalTarget.value)}${totalTarget.derived ? ' (category mix)' : ''}`,
-      working: `Total ELR = total sales / total hours = ${money2(sales)} / ${num1(hours)} h = ${money2(elr(sales, hours))}; ${totalTarget.working}`,
+      working: `${working('totalElr', `${money2(sales)} / ${num1(hours)} h`, money2(elr(sales, hours)))}; ${totalTarget.working}`,
     },
     cpHoursPerRo: {
       id: 'cpHoursPerRo',
@@ -184,8 +184,8 @@ export function monthFigures(inputs: MonthInputs): MonthFigures {
       targetText: formatRatio(targets.cpHoursPerRo),
       working:
         cpHoursPerRo === null
-          ? "CP Hours Per RO = CP hours / CP repair orders: no CP RO's entered for this month (Monthly page)"
-          : `CP Hours Per RO = CP hours / CP repair orders = ${num1(totals.CP.hours)} h / ${formatCount(cpRos ?? 0)} = ${num2(cpHoursPerRo)}`,
+          ? `${formulas.cpHoursPerRo}: no CP RO's entered for this month (Monthly page)`
+          : working('cpHoursPerRo', `${num1(totals.CP.hours)} h / ${formatCount(cpRos ?? 0)}`, num2(cpHoursPerRo)),
     },
     rosOver30Days: openCount('rosOver30Days', inputs.operational.rosOver30Days, targets.rosOver30Days, inputs.operational.asOf),
     dueBillsOver30Days: openCount('dueBillsOver30Days', inputs.operational.dueBillsOver30Days, targets.weOweOver30Days, inputs.operational.asOf),
@@ -201,7 +201,7 @@ export function monthFigures(inputs: MonthInputs): MonthFigures {
       working:
         supplies === null
           ? 'Shop Supplies: not entered for this month (Monthly page, month-end figures)'
-          : `Shop Supplies pacing = shop supplies / days complete × work days = ${money2(supplies)} / ${daysComplete} × ${workDays} = ${money2(suppliesPace ?? 0)}`,
+          : working('shopSuppliesPacing', `${money2(supplies)} / ${daysComplete} × ${workDays}`, money2(suppliesPace ?? 0)),
     },
     workMixChart: {
       id: 'workMixChart',
@@ -213,7 +213,11 @@ export function monthFigures(inputs: MonthInputs): MonthFigures {
       actual: mix ? mixText(mix) : 'no hours yet',
       targetText: mixText(inputs.mixTarget),
       working: mix
-        ? `Work Mix distance = (|${num1(mix.CP)} − ${num1(inputs.mixTarget.CP)}| + |${num1(mix.W)} − ${num1(inputs.mixTarget.W)}| + |${num1(mix.I)} − ${num1(inputs.mixTarget.I)}|) / 2 = ${num1(distance ?? 0)} points of hours in another category than the target`
+        ? working(
+            'workMixDistance',
+            `(|${num1(mix.CP)} − ${num1(inputs.mixTarget.CP)}| + |${num1(mix.W)} − ${num1(inputs.mixTarget.W)}| + |${num1(mix.I)} − ${num1(inputs.mixTarget.I)}|) / 2`,
+            `${num1(distance ?? 0)} points of hours in another category than the target`,
+          )
         : 'Work Mix: no hours recorded this month',
     },
   };

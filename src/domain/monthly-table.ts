@@ -41,8 +41,8 @@ export type MonthlyTable = {
   hours: number;
   /** TOTAL SALES: the SALES column. */
   totalSales: number;
-  /** TOTAL LABOUR: the GROSS column. */
-  totalLabour: number;
+  /** TOTAL LABOUR: the GROSS column; null while no gross is entered at all ("-", not $0). */
+  totalLabour: number | null;
   totalLabourPercent: number | null;
   /**
    * The daily grid's sales carried to the month's end at the pace so far: the figure the
@@ -70,7 +70,7 @@ export function monthlyTable(
     return { type, label, repairOrders: entry?.repairOrders ?? null, hours: category ? totals[category].hours : null, sales, gross, grossPercent: percentOf(gross, sales) };
   });
   const totalSales = add(rows.map((row) => row.sales));
-  const totalLabour = add(rows.map((row) => row.gross));
+  const totalLabour = rows.some((row) => row.gross !== null) ? add(rows.map((row) => row.gross)) : null;
   return {
     rows,
     repairOrders: add(rows.map((row) => row.repairOrders)),

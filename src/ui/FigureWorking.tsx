@@ -1,19 +1,20 @@
 import { useId, useState } from 'react';
+import type { ReactNode } from 'react';
 
 /**
  * How a figure was computed, with this month's numbers: shown on hover, on keyboard focus
- * and on a tap of the small button beside the figure (dealers define these terms
- * differently, so the working is always one gesture away). Escape closes it.
+ * and on a tap of its trigger (dealers define these terms differently, so the working is
+ * always one gesture away). Escape closes it.
  */
-export function FigureWorking({ title, working }: { title: string; working: string }) {
+function WorkingPopover({ trigger, label, working, className }: { trigger: ReactNode; label?: string; working: string; className: string }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
     <span className="figure-working">
       <button
         type="button"
-        className="working-button"
-        aria-label={`How ${title} is computed`}
+        className={className}
+        aria-label={label}
         aria-expanded={open}
         aria-describedby={open ? id : undefined}
         onMouseEnter={() => setOpen(true)}
@@ -25,7 +26,7 @@ export function FigureWorking({ title, working }: { title: string; working: stri
           if (event.key === 'Escape') setOpen(false);
         }}
       >
-        i
+        {trigger}
       </button>
       {open ? (
         <span role="tooltip" id={id} className="working">
@@ -34,4 +35,14 @@ export function FigureWorking({ title, working }: { title: string; working: stri
       ) : null}
     </span>
   );
+}
+
+/** The small "i" beside a tile's title. */
+export function FigureWorking({ title, working }: { title: string; working: string }) {
+  return <WorkingPopover trigger="i" label={`How ${title} is computed`} working={working} className="working-button" />;
+}
+
+/** A computed value in a table, which shows its working when pointed at, focused or tapped. */
+export function FigureValue({ text, working }: { text: string; working: string }) {
+  return <WorkingPopover trigger={text} working={working} className="figure-value" />;
 }

@@ -8,6 +8,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { gridRange } from '../../domain/month-grid.ts';
 import type { MonthKey } from '../../domain/month.ts';
+import type { LaborEntry, LaborType } from '../../domain/monthly-table.ts';
 import { yearAndMonth } from '../../domain/month.ts';
 import type { EnteredDays, MonthDays, WorkPattern } from '../../domain/work-days.ts';
 import { monthBounds, monthDays, monthWeekParts, workPattern } from '../../domain/work-days.ts';
@@ -104,4 +105,11 @@ export async function readYearDays(device: Pick<Device, 'db'>, storeId: string, 
 export function useYearDays(storeId: string | null, year: number, today: IsoDate): Map<number, MonthDays> | null | undefined {
   const device = useDevice();
   return useLiveQuery(async () => (storeId ? readYearDays(device, storeId, year, today) : null), [device, storeId, year, today]);
+}
+
+/** The monthly table's entries by labour type, from its stored rows. */
+export function laborEntriesOf(rows: Row[]): Map<LaborType, LaborEntry> {
+  return new Map(
+    rows.map((row) => [row.labor_type as LaborType, { gross: numberOrNull(row.gross_value), subletSales: numberOrNull(row.direct_sales_value), repairOrders: numberOrNull(row.return_on_sales) }]),
+  );
 }

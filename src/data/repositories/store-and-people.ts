@@ -82,3 +82,13 @@ export function saveCalendarDay(device: Device, storeId: string, date: string, i
     writeContext(device),
   );
 }
+
+/** The store's name as the device knows it (undefined while loading, null before the first sync brings it). */
+export function useStoreName(storeId: string | null): string | null | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => {
+    if (!storeId) return null;
+    const row = await device.db.mirror('stores').get([storeId]);
+    return typeof row?.name === 'string' ? row.name : null;
+  }, [device, storeId]);
+}

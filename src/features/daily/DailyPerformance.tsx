@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { DailyValue, LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import { saveDailyValues } from '../../data/repositories/daily-inputs.ts';
 import type { WeekInput } from '../../data/repositories/store-month.ts';
@@ -106,6 +107,9 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
             {busy ? 'Submitting...' : 'Submit Data'}
           </button>
         ) : null}
+        <Link className="button-link" to={{ pathname: '/print', search: `?month=${month}` }}>
+          Print month
+        </Link>
         <label>
           Week figures
           <select value={average ? 'daily' : 'total'} onChange={(event) => setAverage(event.target.value === 'daily')}>

@@ -1,6 +1,5 @@
 import type { IsoDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
-import { dailyAverage } from '../../domain/kpi-math.ts';
 import type { GridWeek } from '../../domain/month-grid.ts';
 import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
@@ -29,7 +28,6 @@ export function WeekSummary({ week, figures, average, disabled, onWeek }: Props)
         { name: 'I', ...totals.I },
       ]
     : [];
-  const scale = (value: number) => (average ? dailyAverage(value, figures?.daysComplete ?? null) : value);
   const part = figures?.part;
   const fields = [
     { field: 'daysComplete', column: 'days_complete', text: 'Days Comp', name: 'Days Complete' },
@@ -37,7 +35,7 @@ export function WeekSummary({ week, figures, average, disabled, onWeek }: Props)
   ] as const;
   return (
     <div className="week-summary">
-      <CategorySummary label={`Week ${week.index} summary`} lines={lines} scale={scale} />
+      <CategorySummary label={`Week ${week.index} summary`} lines={lines} averageOver={average ? (figures?.daysComplete ?? null) : undefined} />
       {figures && part ? (
         <div className="week-days">
           {fields.map(({ field, column, text, name }, index) => {

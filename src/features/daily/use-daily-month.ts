@@ -6,7 +6,9 @@
 import { useMemo } from 'react';
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import type { MonthRows } from '../../data/repositories/month-rows.ts';
-import { useMonthDayRows, useMonthRows } from '../../data/repositories/month-rows.ts';
+import { laborEntriesOf, useMonthDayRows, useMonthRows } from '../../data/repositories/month-rows.ts';
+import type { MonthlyTable } from '../../domain/monthly-table.ts';
+import { monthlyTable } from '../../domain/monthly-table.ts';
 import { numberOrNull } from '../../data/values.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import type { Category, Totals } from '../../domain/kpi-math.ts';
@@ -123,4 +125,9 @@ export function useDailyMonth(storeId: string | null, month: MonthKey): DailyMon
 
 function emptyRows(month: MonthKey): MonthRows {
   return { month, daily: [], weeks: new Map(), targets: {}, settings: null, pattern: workPattern(null), laborGross: [], operational: null };
+}
+
+/** The month's Monthly Performance table, as the Monthly page, Today and the print pack show it. */
+export function monthlyTableOf(month: DailyMonth): MonthlyTable {
+  return monthlyTable(month.totals, laborEntriesOf(month.rows.laborGross), month.days, effectiveTargets(month.rows.targets).salesPerDay);
 }

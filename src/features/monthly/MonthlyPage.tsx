@@ -1,19 +1,20 @@
 import { lazy, Suspense, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useDevice } from '../../data/device-context.tsx';
 import type { LaborGross, LaborType } from '../../data/repositories/store-month.ts';
 import { saveLaborGross } from '../../data/repositories/store-month.ts';
 import { numberOrNull } from '../../data/values.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency, formatHours, formatPercent } from '../../domain/format.ts';
-import { effectiveTargets } from '../../domain/kpi-math.ts';
-import type { LaborEntry } from '../../domain/monthly-table.ts';
-import { monthlyTable } from '../../domain/monthly-table.ts';
+import { effectiveTargets, totalSales as gridSales } from '../../domain/kpi-math.ts';
+import { working } from '../../domain/formulas.ts';
+import { money2, num1 } from '../../domain/working-format.ts';
+import { FigureValue } from '../../ui/FigureWorking.tsx';
 import { readMonth, shiftMonth } from '../../domain/month.ts';
 import { changePercent, formatChange } from '../../domain/last-year.ts';
-import type { Row } from '../../data/synced-tables.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import { PacePanel } from '../daily/PacePanel.tsx';
-import { useDailyMonth } from '../daily/use-daily-month.ts';
+import { monthlyTableOf, useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { MonthEndFigures } from './MonthEndFigures.tsx';
@@ -23,9 +24,13 @@ const HoursMixChart = lazy(() => import('./HoursMixChart.tsx'));
 const limit = (column: keyof LaborGross) => numberLimitOf('monthly_labor_gross_inputs', column);
 const dash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));
 
-function laborEntries(rows: Row[]): Map<LaborType, LaborEntry> {
-  return new Map(rows.map((row) => [row.labor_type as LaborType, { gross: numberOrNull(row.gross_value), subletSales: numberOrNull(row.direct_sales_value), repairOrders: numberOrNull(row.return_on_sales) }]));
+/** This year against last, with the sum shown on hover, focus or tap. */
+function ChangeValue({ current, previous }: { current: number | null; previous: number | null }) {
+  const percent = changePercent(current, previous);
+  if (percent === null || current === null || previous === null) return <>-</>;
+  return <FigureValue text={formatChange(percent)} working={working('change', `(${money2(current)} − ${money2(previous)}) / ${money2(previous)} × 100`, formatChange(percent))} />;
 }
+
 
 /** The month's labour table (hours and sales from the daily figures, gross and RO's entered here), the hours mix, and the month-end counts. */
 export function MonthlyPage() {
@@ -57,8 +62,8 @@ export function MonthlyPage() {
     }
   }
 
-  const table = monthlyTable(data.totals, laborEntries(gross), data.days, effectiveTargets(data.rows.targets).salesPerDay);
-  const lastYear = lastYearData ? monthlyTable(lastYearData.totals, laborEntries(lastYearData.rows.laborGross), lastYearData.days, effectiveTargets(lastYearData.rows.targets).salesPerDay) : null;
+  const table = monthlyTableOf(data);
+  const lastYear = lastYearData ? monthlyTableOf(lastYearData) : null;
   const lastYearSales = (index: number) => lastYear?.rows[index]?.sales ?? null;
   const { totals } = data;
 
@@ -75,6 +80,9 @@ export function MonthlyPage() {
             <input type="month" value={month} onChange={(event) => setMonth(readMonth(event.target.value, new Date()))} />
           </label>
         ) : null}
+        <Link className="button-link" to={{ pathname: '/print', search: `?month=${month}` }}>
+          Print month
+        </Link>
         <span className="save-status" role="status">
           {status ?? ''}
         </span>
@@ -97,21 +105,31 @@ export function MonthlyPage() {
                   <td>
                     <NumberCell label={`RO's ${row.label}`} value={row.repairOrders} limit={limit('return_on_sales')} row={index} column={0} onCommit={(v) => void save(row.type, 'return_on_sales', v)} />
                   </td>
-                  <td>{dash(row.hours, formatHours)}</td>
+                  <td>{row.hours === null ? '-' : <FigureValue text={formatHours(row.hours)} working={working('categoryHours', null, `${num1(row.hours)} h (${row.label})`)} />}</td>
                   <th scope="row">{row.label}</th>
                   <td>
                     {row.type === 'sublet' ? (
                       <NumberCell label={`Sales ${row.label}`} value={row.sales} limit={limit('direct_sales_value')} row={index} column={1} onCommit={(v) => void save(row.type, 'direct_sales_value', v)} />
+                    ) : row.sales === null ? (
+                      '-'
                     ) : (
-                      dash(row.sales, formatCurrency)
+                      <FigureValue text={formatCurrency(row.sales)} working={working('categorySales', null, `${money2(row.sales)} (${row.label})`)} />
                     )}
                   </td>
                   <td>
                     <NumberCell label={`Gross ${row.label}`} value={row.gross} limit={limit('gross_value')} row={index} column={2} onCommit={(v) => void save(row.type, 'gross_value', v)} />
                   </td>
-                  <td>{dash(row.grossPercent, formatPercent)}</td>
+                  <td>
+                    {row.grossPercent === null || row.gross === null || row.sales === null ? (
+                      '-'
+                    ) : (
+                      <FigureValue text={formatPercent(row.grossPercent)} working={working('grossPercent', `${money2(row.gross)} / ${money2(row.sales)} × 100`, formatPercent(row.grossPercent))} />
+                    )}
+                  </td>
                   <td>{dash(lastYearSales(index), formatCurrency)}</td>
-                  <td>{formatChange(changePercent(row.sales, lastYearSales(index)))}</td>
+                  <td>
+                    <ChangeValue current={row.sales} previous={lastYearSales(index)} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -121,28 +139,48 @@ export function MonthlyPage() {
                 <td>{formatHours(table.hours)}</td>
                 <th scope="row">TOTAL LABOUR</th>
                 <td />
-                <td>{formatCurrency(table.totalLabour)}</td>
-                <td>{dash(table.totalLabourPercent, formatPercent)}</td>
+                <td>
+                  {table.totalLabour === null ? (
+                    '-'
+                  ) : (
+                    <FigureValue text={formatCurrency(table.totalLabour)} working={working('totalLabour', table.rows.map((row) => money2(row.gross ?? 0)).join(' + '), money2(table.totalLabour))} />
+                  )}
+                </td>
+                <td>
+                  {table.totalLabourPercent === null || table.totalLabour === null ? (
+                    '-'
+                  ) : (
+                    <FigureValue text={formatPercent(table.totalLabourPercent)} working={working('grossPercent', `${money2(table.totalLabour)} / ${money2(table.totalSales)} × 100`, formatPercent(table.totalLabourPercent))} />
+                  )}
+                </td>
                 <td colSpan={2} />
               </tr>
               <tr>
                 <td colSpan={2} />
                 <th scope="row">TOTAL SALES</th>
-                <td>{formatCurrency(table.totalSales)}</td>
+                <td>
+                  <FigureValue text={formatCurrency(table.totalSales)} working={working('totalSales', table.rows.map((row) => money2(row.sales ?? 0)).join(' + '), money2(table.totalSales))} />
+                </td>
                 <td colSpan={2} />
                 <td>{lastYear ? formatCurrency(lastYear.totalSales) : '-'}</td>
-                <td>{formatChange(changePercent(table.totalSales, lastYear?.totalSales ?? null))}</td>
+                <td>
+                  <ChangeValue current={table.totalSales} previous={lastYear?.totalSales ?? null} />
+                </td>
               </tr>
               <tr>
                 <td colSpan={2} />
                 <th scope="row">PACING</th>
-                <td>{formatCurrency(table.pacing)}</td>
+                <td>
+                  <FigureValue text={formatCurrency(table.pacing)} working={working('pacing', `${money2(gridSales(totals))} / ${data.days.daysComplete} × ${data.days.workDays}`, money2(table.pacing))} />
+                </td>
                 <td colSpan={4} />
               </tr>
               <tr>
                 <td colSpan={2} />
                 <th scope="row">TARGET</th>
-                <td>{formatCurrency(table.target)}</td>
+                <td>
+                  <FigureValue text={formatCurrency(table.target)} working={working('salesTarget', `${money2(effectiveTargets(data.rows.targets).salesPerDay)} × ${data.days.workDays}`, money2(table.target))} />
+                </td>
                 <td colSpan={4} />
               </tr>
             </tfoot>

@@ -5,14 +5,12 @@ import { useDevice } from '../../data/device-context.tsx';
 import { parseDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency } from '../../domain/format.ts';
-import { effectiveTargets } from '../../domain/kpi-math.ts';
 import { monthKeyOf, shiftMonth } from '../../domain/month.ts';
-import { monthlyTable } from '../../domain/monthly-table.ts';
 import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import { KpiRow } from '../daily/KpiRow.tsx';
 import { PacePanel } from '../daily/PacePanel.tsx';
-import { cellKey, todayIso, useDailyMonth } from '../daily/use-daily-month.ts';
+import { cellKey, monthlyTableOf, todayIso, useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 
 const rows: Array<{ row: LabourRow; name: string }> = [
@@ -43,7 +41,7 @@ export function TodayPage() {
 
   const week = data.grid.find((w) => w.days.some((day) => day.date === today));
   const weekFigures = week ? data.weeks.get(week.start) : undefined;
-  const table = monthlyTable(data.totals, new Map(), data.days, effectiveTargets(data.rows.targets).salesPerDay);
+  const table = monthlyTableOf(data);
   const save = (row: LabourRow, metric: Metric, value: number | null) => {
     if (!storeId) return setNotice('Notice: Store ID not found for user. Cannot save.');
     saveDailyValues(device, storeId, [{ date: today, row, metric, value }]).then(

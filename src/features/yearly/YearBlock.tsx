@@ -1,9 +1,9 @@
 import type { Row } from '../../data/synced-tables.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
-import { formatCurrency, formatHours, formatPercent, formatRatio } from '../../domain/format.ts';
+import { formatCurrency, formatHours } from '../../domain/format.ts';
 import type { YearlyInput, YearlyRow } from '../../domain/yearly.ts';
 import { deriveYearlyRow, yearlySummary } from '../../domain/yearly.ts';
-import { changePercent, formatChange } from '../../domain/last-year.ts';
+import { ExpensePercentCell, GpPercentCell, HoursPerDayCell, NetCells, VersusCells } from './derived-cells.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 
 export const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -47,7 +47,6 @@ type Props = {
 export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Props) {
   const months = monthNames.map((_, i) => monthInput(rows, i + 1));
   const { total, average } = yearlySummary(months, daysComplete);
-  const orDash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));
   const cell = (input: YearlyInput, field: InputField, rowIndex: number, column: number) => (
     <td>
       <NumberCell
@@ -61,13 +60,7 @@ export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Prop
     </td>
   );
   const previousSales = (month: number) => (previous ? (monthInput(previous, month).sales ?? null) : null);
-  const versus = (current: number | null, before: number | null) =>
-    previous ? (
-      <>
-        <td>{before === null ? '-' : formatCurrency(before)}</td>
-        <td>{formatChange(changePercent(current, before))}</td>
-      </>
-    ) : null;
+  const versus = (current: number | null, before: number | null) => (previous ? <VersusCells current={current} before={before} /> : null);
   const previousTotal = previous ? yearlySummary(monthNames.map((_, i) => monthInput(previous, i + 1))).total.sales : null;
   const summaryRow = (label: string, row: YearlyRow, before: number | null) => (
     <tr className="summary">
@@ -75,16 +68,15 @@ export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Prop
       <td>{formatCurrency(row.sales)}</td>
       {versus(row.sales, before)}
       <td>{formatCurrency(row.gpNet)}</td>
-      <td>{formatPercent(row.gpPercentage)}</td>
+      <GpPercentCell row={row} />
       <td>{formatHours(row.hours)}</td>
-      <td>{orDash(row.hoursPerDay, formatRatio)}</td>
+      <HoursPerDayCell row={row} days={row.hoursPerDay ? row.hours / row.hoursPerDay : null} />
       <td>{formatCurrency(row.personnelExp)}</td>
-      <td>{formatPercent(row.personnelPercentage)}</td>
+      <ExpensePercentCell expense={row.personnelExp} row={row} percent={row.personnelPercentage} />
       <td>{formatCurrency(row.semiFixedExp)}</td>
-      <td>{formatPercent(row.semiFixedPercentage)}</td>
+      <ExpensePercentCell expense={row.semiFixedExp} row={row} percent={row.semiFixedPercentage} />
       <td>{formatCurrency(row.fixedExp)}</td>
-      <td>{orDash(row.netProfit, formatCurrency)}</td>
-      <td>{orDash(row.netProfitMarginRos, formatPercent)}</td>
+      <NetCells row={row} />
     </tr>
   );
   return (
@@ -109,16 +101,15 @@ export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Prop
               {cell(input, 'sales', rowIndex, 0)}
               {versus(input.sales, previousSales(input.month))}
               {cell(input, 'gp_net', rowIndex, 1)}
-              <td>{formatPercent(derived.gpPercentage)}</td>
+              <GpPercentCell row={derived} />
               {cell(input, 'ros', rowIndex, 2)}
-              <td>{orDash(derived.hoursPerDay, formatRatio)}</td>
+              <HoursPerDayCell row={derived} days={daysComplete.get(input.month) ?? null} />
               {cell(input, 'personnel_exp', rowIndex, 3)}
-              <td>{formatPercent(derived.personnelPercentage)}</td>
+              <ExpensePercentCell expense={derived.personnelExp} row={derived} percent={derived.personnelPercentage} />
               {cell(input, 'semi_fixed_exp', rowIndex, 4)}
-              <td>{formatPercent(derived.semiFixedPercentage)}</td>
+              <ExpensePercentCell expense={derived.semiFixedExp} row={derived} percent={derived.semiFixedPercentage} />
               {cell(input, 'fixed_exp', rowIndex, 5)}
-              <td>{orDash(derived.netProfit, formatCurrency)}</td>
-              <td>{orDash(derived.netProfitMarginRos, formatPercent)}</td>
+              <NetCells row={derived} />
             </tr>
           );
         })}

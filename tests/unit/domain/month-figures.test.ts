@@ -41,7 +41,7 @@ describe('the month figures, worked by hand', () => {
     expect(figures.totalElr.value).toBeCloseTo(175.769, 3);
     expect(figures.totalElr.targetText).toBe('$184 (category mix)');
     expect(figures.totalElr.status).toBe('warning');
-    expect(figures.totalElr.working).toContain('Total ELR target = ($185.00 × 100.0 h + $180.00 × 20.0 h + $180.00 × 10.0 h) / 130.0 h = $183.85');
+    expect(figures.totalElr.working).toContain('Total ELR target = (CP target × CP hours + Warranty target × W hours + Internal target × I hours) / total hours = ($185.00 × 100.0 h + $180.00 × 20.0 h + $180.00 × 10.0 h) / 130.0 h = $183.85');
     expect(totalElrTarget({ totals: month().totals, targets: { totalElr: 175 } })).toMatchObject({ value: 175, derived: false });
     const noHours = { CP: { hours: 0, sales: 0 }, W: { hours: 0, sales: 0 }, I: { hours: 0, sales: 0 } };
     expect(totalElrTarget({ totals: noHours, targets: { cpElr: 190 } })).toMatchObject({ value: 190, derived: true });

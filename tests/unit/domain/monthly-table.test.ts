@@ -28,6 +28,11 @@ describe('the monthly table, worked by hand', () => {
     expect(table.totalLabourPercent).toBeCloseTo(57.652, 3);
   });
 
+  it('leaves TOTAL LABOUR empty while no gross is entered, rather than showing $0 and 0%', () => {
+    const empty = monthlyTable(totals, new Map(), { daysComplete: 10, workDays: 25 }, 17_500);
+    expect(empty).toMatchObject({ totalLabour: null, totalLabourPercent: null, totalSales: 22_850 });
+  });
+
   it('paces the daily sales to the month end against the sales per day target', () => {
     // 22,850 / 10 × 25 = 57,125; 17,500 × 25 = 437,500.
     expect(table.pacing).toBe(57_125);
