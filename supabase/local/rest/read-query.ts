@@ -154,7 +154,7 @@ function childOutputs(ctx: ReadContext, node: NodeInput, child: Child): Output[]
   }
   return child.outputs.map((o) => {
     const raw = `${child.alias}.${ident(o.name)}`;
-    if (!o.hoist || node.spread) return { ...o, expr: raw };
+    if (!o.hoist || node.spread) return { ...o, expr: raw, name: o.label };
     requireAggregates(ctx);
     const expr = castSql(`${o.hoist.fn.toUpperCase()}(${raw})`, o.hoist.cast);
     return { expr, label: o.label, name: o.label, aggregated: true };

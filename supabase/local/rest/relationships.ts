@@ -143,7 +143,10 @@ function describe(parent: Table, rel: Relationship) {
 }
 
 export function findRelationship(cache: SchemaCache, parent: Table, target: string, hint?: string): Relationship {
-  const candidates = relationshipsOf(cache, parent).filter((rel) => matches(rel, target, hint));
+  // Sorted by constraint, so that the candidates of an ambiguous embed are always listed alike.
+  const candidates = relationshipsOf(cache, parent)
+    .filter((rel) => matches(rel, target, hint))
+    .sort((a, b) => (a.constraint < b.constraint ? -1 : a.constraint > b.constraint ? 1 : 0));
   if (candidates.length === 1) return candidates[0] as Relationship;
   if (candidates.length === 0) {
     throw new RestError(

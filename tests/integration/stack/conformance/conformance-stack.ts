@@ -54,12 +54,13 @@ export async function startConformanceStack(
     auth: { ...options.auth, mail: { outboxFile, ...options.auth?.mail } },
   });
   const clients: SupabaseClient[] = [];
-  const make = (key: string, schema = 'conformance') => {
+  const make = (key: string, schema = 'conformance'): SupabaseClient => {
+    // A client of another schema than public is typed for that schema; the tests use it untyped.
     const client = createClient(stack.url, key, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       realtime: { transport: WebSocket as never },
       db: { schema },
-    });
+    }) as unknown as SupabaseClient;
     clients.push(client);
     return client;
   };
