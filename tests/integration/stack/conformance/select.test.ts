@@ -61,6 +61,18 @@ for (const engine of engines) {
       expect(refused).toMatchObject({ status: 400, error: { code: 'PGRST123', message: 'Use of aggregate functions is not allowed' } });
     });
 
+    it('commits a write despite tx=rollback when db-tx-end allows no override, as hosted Supabase by default', async () => {
+      const written = await db.from('tasks').insert({ id: 61, title: 'kept' }).select('id').rollback();
+      expect(written).toMatchObject({ status: 201, data: [{ id: 61 }] });
+      expect(await stack.sql('select title from conformance.tasks where id = 61')).toEqual([{ title: 'kept' }]);
+      const strict = await stack.rest('tasks', {
+        method: 'POST', body: '{"id": 62, "title": "kept too"}',
+        headers: { Prefer: 'handling=strict, tx=rollback', 'Content-Type': 'application/json' },
+      });
+      expect([strict.status, strict.headers.get('preference-applied')]).toEqual([201, 'handling=strict']);
+      expect(await stack.sql('select title from conformance.tasks where id = 62')).toEqual([{ title: 'kept too' }]);
+    });
+
     it('refuses explain() with 406 PGRST107 unless plans are enabled', async () => {
       const refused = await db.from('films').select('*').explain();
       expect(refused.status).toBe(406);
