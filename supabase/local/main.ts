@@ -70,6 +70,7 @@ async function main(): Promise<void> {
   const keys = await keysFromEnv({ ...process.env, SUPABASE_JWT_SECRET: secret.secret }, { dataDir: settings.dataDir });
   const secretLine = describeJwtSecret(secret.source, keys.usingDemoSecret);
   (keys.usingDemoSecret ? log.warn : log.info)(secretLine);
+  if (keys.signing) log.info(`Sessions are signed with the ${keys.signing.alg} key ${keys.signing.kid}, kept in the data folder (jwt-signing-key.json).`);
 
   stack = await startLocalStack({
     db,

@@ -21,7 +21,7 @@ import { handleAdminUsers } from './admin-users.ts';
 import { updateCurrentUser } from './current-user.ts';
 import { redirectFor } from './email-links.ts';
 import type { Mailer } from './mailer.ts';
-import { Outbox } from './outbox.ts';
+import { Outbox, OutboxError } from './outbox.ts';
 import { passwordMatches, prepareDummyHash } from './passwords.ts';
 import { SignInThrottle } from './rate-limit.ts';
 import type { SessionContext } from './sessions.ts';
@@ -170,6 +170,15 @@ export function createAuthService(options: AuthOptions) {
   }
 
   async function route(req: StackRequest): Promise<Reply> {
+    try {
+      return await dispatch(req);
+    } catch (error) {
+      if (error instanceof OutboxError) return authError(req, 500, 'unexpected_failure', error.message);
+      throw error;
+    }
+  }
+
+  async function dispatch(req: StackRequest): Promise<Reply> {
     let body: Record<string, unknown> = {};
     try {
       const parsed = jsonBody(req);

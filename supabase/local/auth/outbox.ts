@@ -5,7 +5,8 @@
  * the log, one log line with the link. The file holds sign-in links: it is as sensitive
  * as the data folder, and a link is never written to the log while a file is in use.
  */
-import { appendFile, chmod, rename, stat } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { log } from '../logger.ts';
 import { backendAuthLimits } from '../service-limits.ts';
 import { privateFileMode } from '../data-folder.ts';
@@ -31,6 +32,9 @@ export const subjects: Record<OutboxMessage['type'], string> = {
   email_change_new: 'Confirm Email Change',
 };
 
+/** The outbox could not be written: the e-mail is not sent, and the request says so (GoTrue's 500 for a mail failure). */
+export class OutboxError extends Error {}
+
 export class Outbox {
   /** E-mails written since start (tests and the log's summary). */
   private written = 0;
@@ -47,10 +51,16 @@ export class Outbox {
       log.info(`auth: ${what}: ${message.action_link} (code ${message.email_otp})`);
       return;
     }
-    const size = await stat(this.file).then((s) => s.size, () => 0);
-    if (size > this.maxBytes) await rename(this.file, `${this.file}.1`);
-    await appendFile(this.file, `${JSON.stringify({ sent_at: new Date().toISOString(), ...message })}\n`, { mode: privateFileMode });
-    await chmod(this.file, privateFileMode);
+    try {
+      await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      const size = await stat(this.file).then((s) => s.size, () => 0);
+      if (size > this.maxBytes) await rename(this.file, `${this.file}.1`);
+      await appendFile(this.file, `${JSON.stringify({ sent_at: new Date().toISOString(), ...message })}\n`, { mode: privateFileMode });
+      await chmod(this.file, privateFileMode);
+    } catch (error) {
+      log.error(`auth: could not write the ${what} to ${this.file}: ${String(error)}`);
+      throw new OutboxError(`Error sending ${message.type.replace(/_/g, ' ')} email`);
+    }
     log.info(`auth: ${what} written to ${this.file}`);
   }
 
