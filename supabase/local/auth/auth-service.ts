@@ -200,7 +200,7 @@ export function createAuthService(options: AuthOptions) {
     }
     if (path === '/recover' && method === 'POST') return recover(ctx, mailer, req, body, ok, fail);
     if (path === '/verify' && method === 'POST') return verifyPost(ctx, settings.mail, body, ok, fail);
-    if (path === '/verify' && method === 'GET') return verifyGet(ctx, settings.mail, req, (r) => redirectFor(settings.mail, r));
+    if (path === '/verify' && method === 'GET') return verifyGet(ctx, settings.mail, req, (r) => redirectFor(settings.mail, r), fail);
     if (path === '/.well-known/jwks.json' && method === 'GET') {
       const published = options.keys.signing ? [options.keys.signing.publicJwk] : [];
       return { ...ok({ keys: published }), headers: { ...ok({}).headers, 'Cache-Control': 'public, max-age=600' } };

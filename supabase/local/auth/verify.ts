@@ -143,14 +143,19 @@ export async function verifyPost(ctx: SessionContext, mail: MailSettings, body: 
 
 const oauthErrors: Record<number, string> = { 400: 'invalid_request', 401: 'unauthorized_client', 403: 'access_denied', 429: 'access_denied', 500: 'server_error' };
 
-/** GET /verify (the link in an e-mail): 303 to the redirect address, the session or the error in its fragment. */
-export async function verifyGet(ctx: SessionContext, mail: MailSettings, req: StackRequest, redirect: (r: unknown) => string): Promise<Reply> {
+/**
+ * GET /verify (the link in an e-mail): a missing type or token is refused as JSON, as
+ * GoTrue validates before verifying; otherwise 303 to the redirect address, the session
+ * or the error in its fragment.
+ */
+export async function verifyGet(ctx: SessionContext, mail: MailSettings, req: StackRequest, redirect: (r: unknown) => string, fail: Fail): Promise<Reply> {
   const params = req.url.searchParams;
-  const target = new URL(redirect(params.get('redirect_to')));
+  const type = params.get('type') ?? '';
   const token = params.get('token') ?? '';
-  const verified = token
-    ? await verifyToken(ctx, mail, { type: params.get('type') ?? '', token_hash: token })
-    : ({ ok: false, status: 400, code: 'validation_failed', message: 'Verify requires a token or a token hash' } as const);
+  if (!type) return fail(400, 'validation_failed', 'Verify requires a verification type');
+  if (!token) return fail(400, 'validation_failed', 'Verify requires a token or a token hash');
+  const target = new URL(redirect(params.get('redirect_to')));
+  const verified = await verifyToken(ctx, mail, { type, token_hash: token });
   const fragment = new URLSearchParams();
   if (!verified.ok) {
     if (oauthErrors[verified.status]) fragment.set('error', oauthErrors[verified.status] as string);

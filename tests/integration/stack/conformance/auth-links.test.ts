@@ -45,6 +45,10 @@ for (const engine of engines) {
       // A link works once.
       const again = await follow(properties?.action_link ?? '');
       expect(again.fragment.get('error_code')).toBe('otp_expired');
+      expect(again.fragment.get('error_description')).toBe('Email link is invalid or has expired');
+      // A link without its token is refused outright, not redirected.
+      const incomplete = await fetch(`${stack.url}/auth/v1/verify?type=signup`, { redirect: 'manual', headers: { 'X-Supabase-Api-Version': '2024-01-01' } });
+      expect([incomplete.status, await incomplete.json()]).toEqual([400, { code: 'validation_failed', message: 'Verify requires a token or a token hash' }]);
     });
 
     it('generates magic-link and recovery links that sign in with the code or the hash', async () => {
