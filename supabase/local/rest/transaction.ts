@@ -51,13 +51,14 @@ export function roleRunner(
       return await options.queue.run(queueClient(claims, req), () =>
         options.db.transaction(async (tx) => {
           if (readOnly) await tx.query('set transaction read only');
-          // Memoize would reuse one embedded lookup for many parent rows and spend its rows
-          // from the embedded-row budget once; the budget counts rows brought, so it is off.
+          // Memoize (PostgreSQL 14+) would reuse one embedded lookup for many parent rows and
+          // spend its rows from the embedded-row budget once; the budget counts rows brought,
+          // so it is off.
           await tx.query(
             `select set_config('search_path', $6, true), set_config('role', $1, true),
                     set_config('request.jwt.claims', $2, true), set_config('request.method', $3, true),
                     set_config('request.path', $4, true), set_config('statement_timeout', $5, true),
-                    set_config('enable_memoize', 'off', true)`,
+                    (select set_config('enable_memoize', 'off', true) where current_setting('server_version_num')::int >= 140000)`,
             [
               claims.role ?? 'anon',
               JSON.stringify(claims),
