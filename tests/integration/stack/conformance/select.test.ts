@@ -56,7 +56,18 @@ for (const engine of engines) {
       expect(refused).toMatchObject({ status: 400, error: { code: 'PGRST100' } });
     });
 
-    it('refuses aggregates with PGRST123 unless they are enabled, as hosted Supabase does by default', async () => {
+    it('counts exactly, by the planner, or estimated (exact under db-max-rows), and refuses a range past the end', async () => {
+      // The fixture analyzes films, so the planner knows its 4 rows.
+      for (const count of ['exact', 'planned', 'estimated'] as const) {
+        const { data, count: total, status } = await db.from('films').select('id', { count }).order('id').range(0, 1);
+        expect({ count, total, status, data }).toEqual({ count, total: 4, status: 206, data: [{ id: 1 }, { id: 2 }] });
+      }
+      const past = await stack.rest('films?select=id&offset=10', { headers: { Prefer: 'count=exact' } });
+      expect([past.status, past.headers.get('content-range')]).toEqual([416, '*/4']);
+      expect(await past.json()).toMatchObject({ code: 'PGRST103', message: 'Requested range not satisfiable', details: 'An offset of 10 was requested, but there are only 4 rows.' });
+    });
+
+        it('refuses aggregates with PGRST123 unless they are enabled, as hosted Supabase does by default', async () => {
       const refused = await db.from('orders').select('amount.sum()');
       expect(refused).toMatchObject({ status: 400, error: { code: 'PGRST123', message: 'Use of aggregate functions is not allowed' } });
     });
