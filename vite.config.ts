@@ -21,6 +21,11 @@ export default defineConfig({
         display: 'standalone',
         background_color: '#0f172a',
         theme_color: '#0f172a',
+        // The installed app's long-press menu: an advisor goes straight to today's entry.
+        shortcuts: [
+          { name: 'Today', short_name: 'Today', description: "Enter today's hours and sales", url: '/today', icons: [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' }] },
+          { name: 'Daily', short_name: 'Daily', description: "The month's daily grid", url: '/daily' },
+        ],
         icons: [
           { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },

@@ -1,7 +1,5 @@
--- Demo data: two stores, three users (password demo1234) and about three months of
--- believable service-department figures for Demo Motors, ending yesterday, so every
--- screen has something to show. Values come from a fixed formula of the date (no
--- random()), so two seeded databases hold the same numbers for the same day.
+-- Demo data: two stores, three users (password demo1234), and the service department's
+-- figures from January of last year to yesterday, so every screen has something to show.
 -- Runs only on an empty database (the embedded stack checks); every insert also skips
 -- rows that already exist.
 
@@ -46,109 +44,204 @@ insert into public.store_settings (
   ('22222222-2222-4222-8222-222222222222', 165.00, 150.00, 120.00, 12, 7, 2, 2, 3, 1, 0, 1)
 on conflict do nothing;
 
--- Daily hours and sales: Monday to Saturday (Saturday about half a day), from the first
--- of the month two months back to yesterday. Northside gets a lighter copy so that store
--- isolation has rows to hide.
-with params as (
-  select s.store_id, s.scale,
-         (date_trunc('month', current_date) - interval '2 months')::date as first_day,
-         current_date - 1 as last_day
-  from (values ('11111111-1111-4111-8111-111111111111'::uuid, 1.0),
-               ('22222222-2222-4222-8222-222222222222'::uuid, 0.45)) as s(store_id, scale)
-), days as (
-  select p.store_id, p.scale, d::date as day
-  from params p, generate_series(p.first_day, p.last_day, interval '1 day') as d
-  where extract(isodow from d) <> 7
-), categories as (
-  select * from (values
-    ('CP', 62, 28, 184.0), ('W', 14, 12, 168.0), ('I', 9, 8, 142.0)
-  ) as c(code, base_hours, spread, rate)
-), hours as (
-  select d.store_id, d.day, c.code, c.rate,
-         round((c.base_hours + (abs(hashtext(d.day::text || c.code)) % c.spread))
-               * d.scale * case when extract(isodow from d.day) = 6 then 0.5 else 1 end, 1) as h
-  from days d cross join categories c
-)
+-- The figures come from one model of a believable store, so every screen agrees with
+-- every other for every month shown, from January of last year to yesterday:
+--  * open Monday to Saturday (Saturday a half day), closed Sundays and six public
+--    holidays a year, kept as the store's calendar so work days follow them;
+--  * daily hours by labour category with seasonal volume (slow winters, a busy spring)
+--    and this year a few percent above last, sold at category rates near the store's
+--    door rates (customer pay highest, internal lowest);
+--  * weeks entered as a manager would: the part of each week inside its month, its
+--    work days and the days completed so far;
+--  * each month's repair orders, gross, sublet and unapplied time derived from the
+--    month's hours and sales, the yearly financial month equal to the monthly table's
+--    totals (its expenses posted when the month has ended), and the advisors' figures
+--    sharing out the month's repair orders, hours and sales.
+-- Noise comes from hashtext() of fixed strings, not random(): two seeded databases hold
+-- the same numbers for the same day. Northside is a lighter copy of the same model.
+
+create temporary table demo_store (store_id uuid primary key, scale numeric not null);
+insert into demo_store values
+  ('11111111-1111-4111-8111-111111111111', 1.0),
+  ('22222222-2222-4222-8222-222222222222', 0.45);
+
+create temporary table demo_period as
+select make_date(extract(year from current_date)::integer - 1, 1, 1) as first_day,
+       current_date - 1 as last_day,
+       (date_trunc('month', current_date::timestamp) + interval '1 month')::date - 1 as month_end;
+
+-- Six public holidays in each of the two years: New Year, Memorial Day (last Monday of
+-- May), Independence Day, Labor Day (first Monday of September), Thanksgiving (fourth
+-- Thursday of November) and Christmas.
+create temporary table demo_holiday as
+select h.day, h.note
+from generate_series(extract(year from current_date)::integer - 1, extract(year from current_date)::integer) as y(y)
+cross join lateral (values
+  (make_date(y.y, 1, 1), 'New Year''s Day'),
+  (make_date(y.y, 5, 31) - (extract(isodow from make_date(y.y, 5, 31))::integer - 1), 'Memorial Day'),
+  (make_date(y.y, 7, 4), 'Independence Day'),
+  (make_date(y.y, 9, 1) + (8 - extract(isodow from make_date(y.y, 9, 1))::integer) % 7, 'Labor Day'),
+  (make_date(y.y, 11, 1) + (11 - extract(isodow from make_date(y.y, 11, 1))::integer) % 7 + 21, 'Thanksgiving Day'),
+  (make_date(y.y, 12, 25), 'Christmas Day')
+) as h(day, note);
+
+-- Every day from the first of the period to the end of this month, open or not.
+create temporary table demo_calendar as
+select d::date as day,
+       extract(isodow from d)::integer <> 7 and d::date not in (select day from demo_holiday) as open,
+       d::date - (extract(dow from d)::integer) as week_sunday,
+       date_trunc('month', d)::date as month_first
+from demo_period p, generate_series(p.first_day, p.month_end, interval '1 day') as d;
+
+-- A month's volume against the yearly average (service is slow after the holidays and
+-- busy in spring), and this year's growth over last.
+create temporary table demo_season (month integer primary key, factor numeric not null);
+insert into demo_season values
+  (1, 0.88), (2, 0.91), (3, 1.03), (4, 1.06), (5, 1.07), (6, 1.04),
+  (7, 0.99), (8, 1.02), (9, 0.98), (10, 1.03), (11, 0.96), (12, 0.90);
+
+create temporary table demo_value as
+select s.store_id, c.day, k.code,
+       round((k.base_hours + abs(hashtext(c.day::text || k.code)) % k.spread)
+             * s.scale * z.factor
+             * case when extract(year from c.day) = extract(year from current_date) then 1.04 else 1.0 end
+             * case when extract(isodow from c.day) = 6 then 0.5 else 1 end, 1) as hours,
+       k.rate + (abs(hashtext(k.code || c.day::text)) % 17) - 8 as rate
+from demo_store s
+cross join demo_calendar c
+cross join (values ('CP', 60, 27, 184), ('W', 14, 11, 168), ('I', 9, 7, 142)) as k(code, base_hours, spread, rate)
+join demo_season z on z.month = extract(month from c.day)::integer
+where c.open and c.day <= (select last_day from demo_period);
+
+insert into public.store_calendar_days (store_id, calendar_date, year, is_work_day, note)
+select s.store_id, h.day, extract(year from h.day)::integer, false, h.note
+from demo_store s cross join demo_holiday h
+on conflict do nothing;
+
 insert into public.daily_inputs (
   store_id, entry_date, year, month, day_of_week_iso, row_identifier, metric_type, value,
   week_of_month_display, year_week_actual
 )
-select h.store_id, h.day, extract(year from h.day)::integer, extract(month from h.day)::integer,
-       extract(isodow from h.day)::integer, h.code, m.metric,
-       case m.metric
-         when 'hours' then h.h
-         else round(h.h * (h.rate + (abs(hashtext(h.code || h.day::text)) % 17) - 8), 2)
-       end,
-       ((h.day - (date_trunc('month', h.day)::date
-                  - extract(dow from date_trunc('month', h.day))::integer)) / 7) + 1,
-       to_char(h.day, 'IYYY-IW')
-from hours h cross join (values ('hours'), ('sales')) as m(metric)
+select v.store_id, v.day, extract(year from v.day)::integer, extract(month from v.day)::integer,
+       extract(isodow from v.day)::integer, v.code, m.metric,
+       case m.metric when 'hours' then v.hours else round(v.hours * v.rate, 2) end,
+       ((v.day - (date_trunc('month', v.day)::date - extract(dow from date_trunc('month', v.day))::integer)) / 7) + 1,
+       to_char(v.day, 'IYYY-IW')
+from demo_value v cross join (values ('hours'), ('sales')) as m(metric)
 on conflict do nothing;
 
--- Weeks (Sunday to Saturday) of the same period: six work days, and as many complete
--- days as have passed.
-with weeks as (
-  select distinct s.store_id,
-         (d::date - extract(dow from d)::integer) as week_start
-  from (values ('11111111-1111-4111-8111-111111111111'::uuid),
-               ('22222222-2222-4222-8222-222222222222'::uuid)) as s(store_id),
-       generate_series((date_trunc('month', current_date) - interval '2 months')::date,
-                       current_date - 1, interval '1 day') as d
-)
-insert into public.weekly_store_performance (
-  store_id, year, week_start_date, week_end_date, days_complete, work_days
-)
-select w.store_id, extract(year from w.week_start)::integer, w.week_start, w.week_start + 6,
-       (select count(*)::integer
-        from generate_series(greatest(w.week_start,
-                                      (date_trunc('month', current_date) - interval '2 months')::date),
-                             least(w.week_start + 6, current_date - 1), interval '1 day') as d
-        where extract(isodow from d) <> 7),
-       6
-from weeks w
+-- The part of each week inside its month that has begun: its work days, and the days
+-- of them completed before today.
+insert into public.weekly_store_performance (store_id, year, week_start_date, week_end_date, days_complete, work_days)
+select s.store_id, extract(year from p.part_start)::integer, p.part_start, p.part_end, p.complete, p.work
+from demo_store s
+cross join (
+  select greatest(c.week_sunday, c.month_first) as part_start,
+         max(c.day) as part_end,
+         count(*) filter (where c.open)::integer as work,
+         count(*) filter (where c.open and c.day < current_date)::integer as complete
+  from demo_calendar c
+  group by 1
+) as p
+where p.part_start < current_date
 on conflict do nothing;
 
--- Targets for the three months; daysComplete is the month's Monday-to-Saturday count.
+-- Each month's figures as the daily grid gives them (up to yesterday), and its work days.
+create temporary table demo_month as
+with days as (
+  select month_first,
+         count(*) filter (where open)::integer as work_days,
+         count(*) filter (where open and day < current_date)::integer as days_complete
+  from demo_calendar group by month_first
+), sums as (
+  select store_id, date_trunc('month', day)::date as month_first,
+         sum(hours) filter (where code = 'CP') as cp_hours, sum(round(hours * rate, 2)) filter (where code = 'CP') as cp_sales,
+         sum(hours) filter (where code = 'W') as w_hours, sum(round(hours * rate, 2)) filter (where code = 'W') as w_sales,
+         sum(hours) filter (where code = 'I') as i_hours, sum(round(hours * rate, 2)) filter (where code = 'I') as i_sales
+  from demo_value group by 1, 2
+)
+select s.store_id, s.scale, d.month_first,
+       extract(year from d.month_first)::integer as year,
+       extract(month from d.month_first)::integer as month,
+       d.work_days, d.days_complete,
+       coalesce(v.cp_hours, 0) as cp_hours, coalesce(v.cp_sales, 0) as cp_sales,
+       coalesce(v.w_hours, 0) as w_hours, coalesce(v.w_sales, 0) as w_sales,
+       coalesce(v.i_hours, 0) as i_hours, coalesce(v.i_sales, 0) as i_sales
+from demo_store s
+cross join days d
+left join sums v on v.store_id = s.store_id and v.month_first = d.month_first
+where d.month_first < current_date;
+
+-- Repair orders, gross, sublet and unapplied time of each month, from its hours and sales.
+create temporary table demo_gross as
+select m.*,
+       round(m.cp_hours / (1.95 + (abs(hashtext(m.month_first::text || 'cpro')) % 30) / 100.0)) as cp_ros,
+       round(m.w_hours / 1.6) as w_ros,
+       round(m.i_hours / 1.3) as i_ros,
+       round(m.cp_sales * (0.72 + (abs(hashtext(m.month_first::text || 'cpg')) % 6) / 100.0), 2) as cp_gross,
+       round(m.w_sales * (0.68 + (abs(hashtext(m.month_first::text || 'wg')) % 5) / 100.0), 2) as w_gross,
+       round(m.i_sales * (0.58 + (abs(hashtext(m.month_first::text || 'ig')) % 5) / 100.0), 2) as i_gross,
+       round((m.cp_sales + m.w_sales + m.i_sales) * (0.03 + (abs(hashtext(m.month_first::text || 'sub')) % 2) / 100.0), 2) as sublet_sales,
+       -round((m.cp_sales + m.w_sales + m.i_sales) * 0.012, 2) as unapplied_gross
+from demo_month m;
+
+insert into public.monthly_labor_gross_inputs (store_id, month_year, labor_type, gross_value, direct_sales_value, return_on_sales)
+select g.store_id, g.month_first, l.labor_type, l.gross, l.direct_sales, l.ros
+from demo_gross g
+cross join lateral (values
+  ('customerPay', g.cp_gross, null::numeric, g.cp_ros),
+  ('warranty', g.w_gross, null, g.w_ros),
+  ('internal', g.i_gross, null, g.i_ros),
+  ('sublet', round(g.sublet_sales * 0.25, 2), g.sublet_sales, round(g.cp_ros * 0.05)),
+  ('unappliedTime', g.unapplied_gross, null, null)
+) as l(labor_type, gross, direct_sales, ros)
+where g.days_complete > 0
+on conflict do nothing;
+
+-- The financial month is the monthly table's totals (labour and sublet sales, all gross,
+-- hours); expenses are posted once the month has ended.
+insert into public.yearly_financial_inputs (store_id, year, month, sales, gp_net, ros, personnel_exp, semi_fixed_exp, fixed_exp)
+select g.store_id, g.year, g.month,
+       g.cp_sales + g.w_sales + g.i_sales + g.sublet_sales,
+       g.cp_gross + g.w_gross + g.i_gross + round(g.sublet_sales * 0.25, 2) + g.unapplied_gross,
+       g.cp_hours + g.w_hours + g.i_hours,
+       e.personnel, e.semi_fixed, e.fixed
+from demo_gross g
+cross join lateral (
+  select case when g.days_complete = g.work_days then round((g.cp_gross + g.w_gross + g.i_gross) * (0.30 + (abs(hashtext(g.month_first::text || 'pers')) % 5) / 100.0), 0) end as personnel,
+         case when g.days_complete = g.work_days then round((g.cp_gross + g.w_gross + g.i_gross) * (0.11 + (abs(hashtext(g.month_first::text || 'semi')) % 3) / 100.0), 0) end as semi_fixed,
+         case when g.days_complete = g.work_days then round(21500 * g.scale, 0) end as fixed
+) as e
+where g.days_complete > 0
+on conflict do nothing;
+
+-- Targets for every month of the period and the next (a manager sets them ahead); no
+-- Total ELR target, so the tile weighs the category targets by the month's hours.
 insert into public.monthly_targets (store_id, year, month, metric_key, target_value)
-select '11111111-1111-4111-8111-111111111111', extract(year from m)::integer,
-       extract(month from m)::integer, t.key,
+select s.store_id, extract(year from m)::integer, extract(month from m)::integer, t.key,
        case t.key
-         when 'daysComplete' then (
-           select count(*) from generate_series(m, m + interval '1 month' - interval '1 day',
-                                                interval '1 day') as d
-           where extract(isodow from d) <> 7)
+         when 'hoursPerDay' then round(100 * s.scale)
+         when 'salesPerDay' then round(17500 * s.scale, -2)
+         when 'shopSupplies' then round((select count(*) from demo_calendar c where c.month_first = m::date and c.open) * 820 * s.scale, -2)
          else t.value
        end
-from generate_series(date_trunc('month', current_date) - interval '2 months',
-                     date_trunc('month', current_date), interval '1 month') as m,
-     (values ('hoursPerDay', 100), ('salesPerDay', 17500), ('cpElr', 185), ('warrantyElr', 170),
-             ('internalElr', 145), ('totalElr', 175), ('daysComplete', 0),
-             ('rosOver45Days', 5), ('weOweOver30Days', 3), ('grossPerEmployee', 22000)) as t(key, value)
+from demo_store s
+cross join generate_series((select first_day from demo_period), date_trunc('month', current_date::timestamp), interval '1 month') as m
+cross join (values ('hoursPerDay', 0), ('salesPerDay', 0), ('cpElr', 185), ('warrantyElr', 170), ('internalElr', 145),
+                   ('cpHoursPerRo', 2.2), ('rosOver30Days', 8), ('weOweOver30Days', 3), ('shopSupplies', 0),
+                   ('rosOver45Days', 5), ('grossPerEmployee', 22000)) as t(key, value)
 on conflict do nothing;
 
-insert into public.monthly_labor_gross_inputs (
-  store_id, month_year, labor_type, gross_value, direct_sales_value, return_on_sales
-)
-select '11111111-1111-4111-8111-111111111111', m::date, l.labor_type,
-       round(l.gross * (0.95 + (abs(hashtext(m::text || l.labor_type)) % 10) / 100.0), 2),
-       l.direct_sales, l.ros
-from generate_series(date_trunc('month', current_date) - interval '2 months',
-                     date_trunc('month', current_date) - interval '1 month', interval '1 month') as m,
-     (values ('customerPay', 248000.0, null::numeric, 412.0), ('warranty', 51000.0, null, 96.0),
-             ('internal', 26500.0, null, 71.0), ('sublet', 9800.0, 14200.0, 22.0),
-             ('unappliedTime', -2100.0, null, null)) as l(labor_type, gross, direct_sales, ros)
-on conflict do nothing;
-
--- Two years of monthly financials: all of last year, and this year up to last month.
-insert into public.yearly_financial_inputs (
-  store_id, year, month, sales, gp_net, ros, personnel_exp, semi_fixed_exp, fixed_exp
-)
-select '11111111-1111-4111-8111-111111111111', extract(year from m)::integer,
-       extract(month from m)::integer, f.sales, round(f.sales * 0.72, 0), round(f.sales / 186, 0),
-       round(f.sales * 0.72 * 0.31, 0), round(f.sales * 0.72 * 0.12, 0), 21500
-from generate_series(date_trunc('year', current_date) - interval '1 year',
-                     date_trunc('month', current_date) - interval '1 month', interval '1 month') as m,
-     lateral (select 340000 + (abs(hashtext(m::text)) % 80000) as sales) as f
+-- Open repair orders and due bills over 30 days, and shop supplies, counted at each
+-- month's end (this month: yesterday).
+insert into public.monthly_operational_inputs (store_id, year, month, ros_over_30_days, due_bills_over_30_days, shop_supplies, as_of_date)
+select g.store_id, g.year, g.month,
+       round((4 + abs(hashtext(g.month_first::text || 'ro30')) % 9) * g.scale),
+       round((1 + abs(hashtext(g.month_first::text || 'due')) % 5) * g.scale),
+       round(g.cp_sales * (0.055 + (abs(hashtext(g.month_first::text || 'shop')) % 2) / 100.0), 2),
+       least((g.month_first + interval '1 month')::date - 1, current_date - 1)
+from demo_gross g
+where g.days_complete > 0
 on conflict do nothing;
 
 insert into public.front_end_team_advisors (id, store_id, advisor_name, employee_id, hire_date, created_at)
@@ -161,53 +254,80 @@ values
    'Sam Carter', 'SA-103', '2024-02-12', now() - interval '1 minute')
 on conflict do nothing;
 
-insert into public.front_end_team_daily_performance (
-  store_id, advisor_id, entry_date, year, month, days_worked, pay_amount
-)
-select a.store_id, a.id, date_trunc('month', current_date)::date,
-       extract(year from current_date)::integer, extract(month from current_date)::integer,
-       (select count(*) from generate_series(date_trunc('month', current_date), current_date - 1,
-                                             interval '1 day') as d
-        where extract(isodow from d) not in (6, 7)),
-       4200 + (abs(hashtext(a.advisor_name)) % 900)
+
+-- The advisors share each month's repair orders, hours and sales (the last advisor
+-- takes what rounding leaves, so the team adds up to the monthly table), work the
+-- month's completed days but for a day or two off, and are paid for the days worked.
+create temporary table demo_advisor_month as
+select a.id as advisor_id, a.store_id, a.advisor_name, a.employee_id, g.month_first, g.year, g.month,
+       g.days_complete, g.work_days,
+       sh.position, sh.share,
+       g.cp_ros, g.w_ros, g.i_ros, g.cp_hours, g.cp_sales,
+       g.cp_hours + g.w_hours + g.i_hours as hours,
+       g.cp_sales + g.w_sales + g.i_sales as labour_sales
 from public.front_end_team_advisors a
-where a.store_id = '11111111-1111-4111-8111-111111111111'
+join (values ('SA-101', 1, 0.38), ('SA-102', 2, 0.34), ('SA-103', 3, 0.28)) as sh(employee_id, position, share)
+  on sh.employee_id = a.employee_id
+join demo_gross g on g.store_id = a.store_id
+where a.store_id = '11111111-1111-4111-8111-111111111111' and g.days_complete > 0;
+
+create temporary table demo_advisor_figures as
+select m.*,
+       case when m.position < 3 then round(m.cp_ros * m.share)
+            else m.cp_ros - round(m.cp_ros * 0.38) - round(m.cp_ros * 0.34) end as adv_cp_ros,
+       case when m.position < 3 then round(m.w_ros * m.share)
+            else m.w_ros - round(m.w_ros * 0.38) - round(m.w_ros * 0.34) end as adv_w_ros,
+       case when m.position < 3 then round(m.i_ros * m.share)
+            else m.i_ros - round(m.i_ros * 0.38) - round(m.i_ros * 0.34) end as adv_i_ros,
+       case when m.position < 3 then round(m.cp_hours * m.share, 1)
+            else m.cp_hours - round(m.cp_hours * 0.38, 1) - round(m.cp_hours * 0.34, 1) end as adv_cp_hours,
+       case when m.position < 3 then round(m.cp_sales * m.share, 2)
+            else m.cp_sales - round(m.cp_sales * 0.38, 2) - round(m.cp_sales * 0.34, 2) end as adv_cp_sales,
+       case when m.position < 3 then round(m.hours * m.share, 1)
+            else m.hours - round(m.hours * 0.38, 1) - round(m.hours * 0.34, 1) end as adv_hours,
+       case when m.position < 3 then round(m.labour_sales * m.share, 2)
+            else m.labour_sales - round(m.labour_sales * 0.38, 2) - round(m.labour_sales * 0.34, 2) end as adv_labour_sales,
+       greatest(m.days_complete - abs(hashtext(m.employee_id || m.month_first::text)) % 2, 0) as days_worked
+from demo_advisor_month m;
+
+insert into public.front_end_team_daily_performance (store_id, advisor_id, entry_date, year, month, days_worked, pay_amount)
+select f.store_id, f.advisor_id, f.month_first, f.year, f.month, f.days_worked,
+       round((4200 + abs(hashtext(f.advisor_name)) % 900) * f.days_worked / f.work_days, 2)
+from demo_advisor_figures f
 on conflict do nothing;
 
-insert into public.advisor_survey_data (
-  store_id, advisor_id, year, month, mpi_media, nps_score, surveys_count, email_penetration
-)
-select a.store_id, a.id, extract(year from current_date)::integer,
-       extract(month from current_date)::integer,
-       40 + abs(hashtext(a.id::text)) % 25, (70 + abs(hashtext(a.advisor_name)) % 20)::text,
-       8 + abs(hashtext(a.employee_id)) % 12, 55 + abs(hashtext(a.advisor_name || 'e')) % 30
-from public.front_end_team_advisors a
-where a.store_id = '11111111-1111-4111-8111-111111111111'
-on conflict do nothing;
-
--- The advisors' month so far: totals and op code counts, kept on the month's first day.
 insert into public.front_end_team_advisor_totals (
   store_id, advisor_id, entry_date, year, month, parts_labour, labour_sales, total_ros,
   total_hours, cp_labour, cp_ros, cp_hours, internal_ros, warranty_ros
 )
-select a.store_id, a.id, date_trunc('month', current_date)::date,
-       extract(year from current_date)::integer, extract(month from current_date)::integer,
-       t.ros * 640, t.ros * 355, t.ros, t.ros * 2, t.cp_ros * 380, t.cp_ros, t.cp_ros * 2.5,
-       t.ros - t.cp_ros - t.ros / 5, t.ros / 5
-from public.front_end_team_advisors a,
-     lateral (select 180 + abs(hashtext(a.advisor_name)) % 60 as ros) as r,
-     lateral (select r.ros as ros, (r.ros * 6) / 10 as cp_ros) as t
-where a.store_id = '11111111-1111-4111-8111-111111111111'
+select f.store_id, f.advisor_id, f.month_first, f.year, f.month,
+       round(f.adv_labour_sales * 1.85, 2), f.adv_labour_sales, f.adv_cp_ros + f.adv_w_ros + f.adv_i_ros,
+       f.adv_hours, f.adv_cp_sales, f.adv_cp_ros, f.adv_cp_hours, f.adv_i_ros, f.adv_w_ros
+from demo_advisor_figures f
 on conflict do nothing;
 
 insert into public.front_end_team_advisor_op_codes (
   store_id, advisor_id, entry_date, year, month, alignments, tire_sales, batteries,
   auto_trans_service, coolant_service, diff_service, front_brakes, rear_brakes
 )
-select a.store_id, a.id, date_trunc('month', current_date)::date,
-       extract(year from current_date)::integer, extract(month from current_date)::integer,
-       12 + h % 9, 20 + h % 11, 4 + h % 6, 18 + h % 13, 9 + h % 5, 8 + h % 7, 5 + h % 4, 7 + h % 5
-from public.front_end_team_advisors a,
-     lateral (select abs(hashtext(a.employee_id)) as h) as x
-where a.store_id = '11111111-1111-4111-8111-111111111111'
+select f.store_id, f.advisor_id, f.month_first, f.year, f.month,
+       round(r.ros * (0.07 + x.h % 5 / 100.0)), round(r.ros * (0.12 + x.h % 4 / 100.0)),
+       round(r.ros * (0.02 + x.h % 3 / 100.0)), round(r.ros * (0.10 + x.h % 8 / 100.0)),
+       round(r.ros * (0.04 + x.h % 3 / 100.0)), round(r.ros * (0.04 + x.h % 3 / 100.0)),
+       round(r.ros * (0.02 + x.h % 3 / 100.0)), round(r.ros * (0.03 + x.h % 4 / 100.0))
+from demo_advisor_figures f,
+     lateral (select abs(hashtext(f.employee_id || f.month_first::text || 'ops')) as h) as x,
+     lateral (select f.adv_cp_ros + f.adv_w_ros + f.adv_i_ros as ros) as r
 on conflict do nothing;
+
+insert into public.advisor_survey_data (store_id, advisor_id, year, month, mpi_media, nps_score, surveys_count, email_penetration)
+select f.store_id, f.advisor_id, f.year, f.month,
+       40 + abs(hashtext(f.advisor_id::text || f.month_first::text)) % 25,
+       (70 + abs(hashtext(f.advisor_name || f.month_first::text)) % 20)::text,
+       round((f.adv_cp_ros + f.adv_w_ros + f.adv_i_ros) * 0.05),
+       55 + abs(hashtext(f.advisor_name || 'e' || f.month_first::text)) % 30
+from demo_advisor_figures f
+on conflict do nothing;
+
+drop table demo_advisor_figures, demo_advisor_month, demo_gross, demo_month, demo_value, demo_season,
+  demo_calendar, demo_holiday, demo_period, demo_store;

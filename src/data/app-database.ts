@@ -8,7 +8,7 @@
  */
 import Dexie from 'dexie';
 import type { Table } from 'dexie';
-import type { Row, SyncedTable } from './synced-tables.ts';
+import type { Row, SyncedTable, TableSpec } from './synced-tables.ts';
 import { syncedTables } from './synced-tables.ts';
 
 /** An edit waiting for the server: one per row and user, coalescing repeated edits. */
@@ -60,20 +60,29 @@ export type PullCursor = { table: SyncedTable; cursor: unknown; minYear: number 
 export type MetaRecord = { key: string; value: unknown };
 export type StoredAuthItem = { key: string; value: string };
 
-function mirrorStores(): Record<string, string> {
-  const stores: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(syncedTables)) {
-    stores[name] = [`[${spec.key.join('+')}]`, ...spec.indexes].join(', ');
-  }
-  return stores;
+/** Dexie store definitions of these mirrors: the natural key, then the screens' indexes. */
+function mirrorStores(names: readonly SyncedTable[]): Record<string, string> {
+  return Object.fromEntries(names.map((name) => {
+    const spec: TableSpec = syncedTables[name];
+    return [name, [`[${spec.key.join('+')}]`, ...spec.indexes].join(', ')];
+  }));
 }
+
+/** The mirrors of the first version, as it shipped (a version's stores never change). */
+const firstMirrors: SyncedTable[] = [
+  'stores', 'store_settings', 'daily_inputs', 'weekly_store_performance', 'monthly_targets',
+  'monthly_labor_gross_inputs', 'yearly_financial_inputs', 'user_dashboard_preferences',
+  'front_end_team_advisors', 'front_end_team_daily_performance', 'front_end_team_advisor_totals',
+  'front_end_team_advisor_op_codes', 'front_end_team_advisor_surveys', 'front_end_team_totals',
+  'front_end_team_op_codes', 'front_end_team_surveys', 'front_end_team_targets', 'advisor_survey_data',
+];
 
 /** Each version's store definitions; Dexie needs every version that ever shipped. */
 export const schemaVersions: Array<{ version: number; stores: Record<string, string> }> = [
   {
     version: 1,
     stores: {
-      ...mirrorStores(),
+      ...mirrorStores(firstMirrors),
       outbox: '++seq, &[table+key+userId], table',
       deadLetters: '++id, table',
       conflicts: '++id, table, at',
@@ -86,6 +95,11 @@ export const schemaVersions: Array<{ version: number; stores: Record<string, str
     // The push reads one user's entries in order; before this it scanned the outbox.
     version: 2,
     stores: { outbox: '++seq, &[table+key+userId], table, [userId+seq]' },
+  },
+  {
+    // The store's calendar (work pattern exceptions) and its month-end counts.
+    version: 3,
+    stores: mirrorStores(['store_calendar_days', 'monthly_operational_inputs']),
   },
 ];
 

@@ -38,6 +38,8 @@ export const syncedTables = {
   front_end_team_surveys: { key: ['store_id', 'entry_date'], indexes: byStoreMonth },
   front_end_team_targets: { key: ['store_id', 'year', 'month'], indexes: [] },
   advisor_survey_data: { key: ['store_id', 'advisor_id', 'year', 'month'], indexes: byStoreMonth },
+  store_calendar_days: { key: ['store_id', 'calendar_date'], indexes: ['[store_id+year]'] },
+  monthly_operational_inputs: { key: ['store_id', 'year', 'month'], indexes: [] },
 } as const satisfies Record<string, TableSpec>;
 
 export type SyncedTable = keyof typeof syncedTables;

@@ -6,6 +6,7 @@
  */
 import type { CodeLimit, FieldLimit, ListLimit, NumberLimit, TextLimit } from './limits.ts';
 import { fieldLimits } from './limits.ts';
+import { isWeekPartStart, weekPartLength } from './work-days.ts';
 
 export type RowValues = Readonly<Record<string, unknown>>;
 export type ResolvedLimit = NumberLimit | TextLimit | CodeLimit | ListLimit;
@@ -19,10 +20,24 @@ const tables: Readonly<Record<string, Readonly<Record<string, FieldLimit>>>> = f
  */
 export function limitOf(table: string, column: string, row: RowValues = {}): ResolvedLimit | undefined {
   const limit = Object.hasOwn(tables, table) && Object.hasOwn(tables[table] ?? {}, column) ? tables[table]?.[column] : undefined;
-  if (!limit || limit.kind !== 'depends') return limit;
+  if (!limit || limit.kind !== 'depends') return limit && narrowedByRow(table, column, limit, row);
   const on = row[limit.on];
   return typeof on === 'string' && Object.hasOwn(limit.cases, on) ? limit.cases[on] : limit.otherwise;
 }
+
+/**
+ * A week part holds at most its own days (a week's first days in a month may be only one
+ * or two): the database's week_holds_* rules. The row's start date says which part it is.
+ */
+function narrowedByRow(table: string, column: string, limit: Exclude<FieldLimit, { kind: 'depends' }>, row: RowValues): ResolvedLimit {
+  const start = row.week_start_date;
+  if (table !== 'weekly_store_performance' || (column !== 'days_complete' && column !== 'work_days')) return limit;
+  if (!isNumberLimit(limit) || typeof start !== 'string' || !isoDate.test(start)) return limit;
+  if (!isWeekPartStart(start)) return limit;
+  return { ...limit, max: Math.min(limit.max, weekPartLength(start)) };
+}
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The number limit of a column a person types into; throws when the column is not a number (a programming error). */
 export function numberLimitOf(table: string, column: string, row: RowValues = {}): NumberLimit {
@@ -86,9 +101,10 @@ export function valueProblem(limit: ResolvedLimit, value: unknown): string | nul
 
 const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** Where a row sits in time, as people say it: "2026-11-03", "March 2026". */
+/** Where a row sits in time, as people say it: "2026-11-03", "week of 2026-09-27", "March 2026". */
 function rowWhen(row: RowValues): string | null {
   if (typeof row.entry_date === 'string') return row.entry_date;
+  if (typeof row.week_start_date === 'string') return `week of ${row.week_start_date}`;
   const [y, m] = typeof row.month_year === 'string' ? row.month_year.split('-').map(Number) : [Number(row.year), Number(row.month)];
   return y && m && monthNames[m - 1] ? `${monthNames[m - 1]} ${y}` : null;
 }
@@ -128,9 +144,15 @@ const constraintIndex = new Map<string, { table: string; column: string }>(
   ),
 );
 
+/** Rules across fields that still guard one field's value: a week part's days. */
+const rowRuleFields: Record<string, { table: string; column: string }> = {
+  weekly_store_performance_week_holds_days_complete: { table: 'weekly_store_performance', column: 'days_complete' },
+  weekly_store_performance_week_holds_work_days: { table: 'weekly_store_performance', column: 'work_days' },
+};
+
 /** The field a CHECK constraint guards, from its name; undefined for constraints across fields. */
 export function constraintField(name: string): { table: string; column: string } | undefined {
-  return constraintIndex.get(name);
+  return constraintIndex.get(name) ?? rowRuleFields[name];
 }
 
 /** Long pasted text is shown by its start only. */

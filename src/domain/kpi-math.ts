@@ -31,11 +31,6 @@ export function perDay(value: number, daysComplete: number): number {
   return safeDivide(value, daysComplete);
 }
 
-/** The spec's CP hours per RO: CP hours / days complete * 0.5. */
-export function cpHoursPerRo(cpHours: number, daysComplete: number): number {
-  return safeDivide(cpHours, daysComplete) * 0.5;
-}
-
 /** Where the month ends at the current pace: month-to-date / days complete * work days. */
 export function pacing(monthToDate: number, daysComplete: number, workDays: number): number {
   return safeDivide(monthToDate, daysComplete) * workDays;
@@ -51,17 +46,10 @@ export function dailyAverage(total: number, daysComplete: number | null): number
   return total / (daysComplete && daysComplete > 0 ? daysComplete : 1);
 }
 
-export type TileStatus = 'no-target' | 'no-data' | 'good' | 'warning' | 'behind';
+export type { TileStatus } from './colour-rules.ts';
 
-/** Green from 100% of target, amber from 80%, red above 0; grey without target or data. */
-export function tileStatus(actual: number, target: number | null): TileStatus {
-  if (!target) return 'no-target';
-  const ratio = actual / target;
-  if (!actual || !ratio) return 'no-data';
-  if (ratio >= 1) return 'good';
-  if (ratio >= 0.8) return 'warning';
-  return 'behind';
-}
+/** The tiles' colour for figures where more is better (spec section 9); see colour-rules.ts. */
+export { higherIsBetter as tileStatus } from './colour-rules.ts';
 
 export const defaultTargets = {
   hoursPerDay: 100,
@@ -69,28 +57,29 @@ export const defaultTargets = {
   cpElr: 180,
   warrantyElr: 180,
   internalElr: 180,
-  totalElr: 180,
   cpHoursPerRo: 2.5,
 } as const;
 
-type StoredTargets = Record<string, number | null | undefined>;
+type StoredTargets = Readonly<Record<string, number | null | undefined>>;
 
 /**
- * The targets the tiles use: stored values (under either spelling of the ELR keys),
- * else the defaults; without a stored total ELR, the sum of the three category targets.
+ * The targets the figures use: stored values (under either spelling of the ELR keys),
+ * else the spec's defaults. Total ELR stays null unless stored: month-figures.ts then
+ * weighs the category targets by the month's hours. The operational tiles' targets are
+ * null until a store sets them (there is no sensible default for a count of open ROs).
  */
 export function effectiveTargets(stored: StoredTargets) {
-  const pick = (...keys: string[]) => keys.map((k) => stored[k]).find((v) => v !== undefined && v !== null);
-  const cp = pick('cpElr') ?? defaultTargets.cpElr;
-  const warranty = pick('warrantyElr', 'warElr') ?? defaultTargets.warrantyElr;
-  const internal = pick('internalElr', 'intElr') ?? defaultTargets.internalElr;
+  const pick = (...keys: string[]) => keys.map((k) => stored[k]).find((v) => v !== undefined && v !== null) ?? null;
   return {
     hoursPerDay: pick('hoursPerDay') ?? defaultTargets.hoursPerDay,
     salesPerDay: pick('salesPerDay') ?? defaultTargets.salesPerDay,
-    cpElr: cp,
-    warrantyElr: warranty,
-    internalElr: internal,
-    totalElr: pick('totalElr') ?? cp + warranty + internal,
+    cpElr: pick('cpElr') ?? defaultTargets.cpElr,
+    warrantyElr: pick('warrantyElr', 'warElr') ?? defaultTargets.warrantyElr,
+    internalElr: pick('internalElr', 'intElr') ?? defaultTargets.internalElr,
+    totalElr: pick('totalElr'),
     cpHoursPerRo: pick('cpHoursPerRo') ?? defaultTargets.cpHoursPerRo,
+    rosOver30Days: pick('rosOver30Days'),
+    weOweOver30Days: pick('weOweOver30Days'),
+    shopSupplies: pick('shopSupplies'),
   };
 }

@@ -242,6 +242,8 @@ const targetCases: Record<string, NumberLimit> = {
   intElr: elrTarget('Internal ELR target'),
   totalElr: elrTarget('Total ELR target'),
   cpHoursPerRo: number('ratio', 'CP Hours Per RO target', hoursPerRo),
+  rosOver30Days: monthCountOf('ROs Over 30 Days target'),
+  shopSupplies: number('money', 'Shop Supplies target', monthMoney),
   // "Work Days in Month": a month has at most 31 days.
   daysComplete: number('days', 'Work Days in Month', 31, { whole: true }),
   rosOver45Days: monthCountOf('ROs Over 45 Days target'),
@@ -274,6 +276,24 @@ export const fieldLimits = {
     appt_coordinator: number('headcount', 'Appointment Coordinator', people, { whole: true }),
     dispatcher: number('headcount', 'Dispatcher', people, { whole: true }),
     service_manager: number('headcount', 'Service Manager', people, { whole: true }),
+    // Open or closed on each weekday, Monday first ('1111110': Monday to Saturday).
+    work_week: { kind: 'code', label: 'Work week', maxLength: 7, pattern: '^[01]{7}$' },
+    // The Work Mix target, in percent of hours; the three add up to 100 (a rule across the fields).
+    mix_target_cp: share('CP share of hours target'),
+    mix_target_w: share('Warranty share of hours target'),
+    mix_target_i: share('Internal share of hours target'),
+  },
+  store_calendar_days: {
+    year,
+    // "Thanksgiving", "Closed for the stocktake": a short name for the day.
+    note: text('Note', 200),
+  },
+  monthly_operational_inputs: {
+    year,
+    month,
+    ros_over_30_days: monthCountOf('ROs Over 30 Days'),
+    due_bills_over_30_days: monthCountOf('Due Bills Over 30 Days'),
+    shop_supplies: number('money', 'Shop Supplies', monthMoney),
   },
   daily_inputs: {
     year,

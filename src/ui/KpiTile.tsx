@@ -1,22 +1,26 @@
-import type { TileStatus } from '../domain/kpi-math.ts';
+import type { ReactNode } from 'react';
+import type { TileStatus } from '../domain/colour-rules.ts';
+import { statusText } from '../domain/colour-rules.ts';
+import { FigureWorking } from './FigureWorking.tsx';
 
-const statusText: Record<TileStatus, string> = {
-  'no-target': 'No Target',
-  'no-data': 'No Data',
-  good: 'On target',
-  warning: 'Close to target',
-  behind: 'Behind target',
-};
+export type TileFigure = { headline: string; actual: string; targetText: string; status: TileStatus; working: string };
 
-/** One KPI: headline, actual and target, coloured (and named, for screen readers) by status. */
-export function KpiTile({ title, headline, actual, target, status }: { title: string; headline: string; actual: string; target: string; status: TileStatus }) {
+/**
+ * One KPI: headline, actual and target, coloured (and named, for screen readers) by its
+ * status, with how it was computed one tap away. `handle` and `actual` let the dashboard
+ * add its drag handle and its last-months tooltip.
+ */
+export function KpiTile({ title, figure, handle, actual, className = '' }: { title: string; figure: TileFigure; handle?: ReactNode; actual?: ReactNode; className?: string }) {
   return (
-    <article className={`kpi-tile ${status}`} aria-label={title}>
-      <h3>{title}</h3>
-      <p className="headline">{headline}</p>
-      <p>Actual: {actual}</p>
-      <p>Target: {target}</p>
-      <p className="status">{statusText[status]}</p>
+    <article className={`kpi-tile ${figure.status} ${className}`.trim()} aria-label={title}>
+      <h3>
+        {handle}
+        {title} <FigureWorking title={title} working={figure.working} />
+      </h3>
+      <p className="headline">{figure.headline}</p>
+      {actual ?? <p>Actual: {figure.actual}</p>}
+      <p>Target: {figure.targetText}</p>
+      <p className="status">{statusText[figure.status]}</p>
     </article>
   );
 }

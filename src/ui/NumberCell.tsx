@@ -2,6 +2,8 @@ import { useId, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { NumberLimit } from '../domain/limits.ts';
 import { parseNumberInput } from '../domain/number-input.ts';
+import type { Direction } from './grid-navigation.ts';
+import { moveSpatially, moveToNext } from './grid-navigation.ts';
 
 type Props = {
   label: string;
@@ -9,24 +11,22 @@ type Props = {
   /** What the field may hold (src/domain/limits.ts); anything else is refused at the cell. */
   limit: NumberLimit;
   disabled?: boolean;
-  /** Grid position, for arrow-key and Enter navigation between cells. */
+  /** Grid position (kept on the input for tests and styling); arrows move by what is on screen. */
   row: number;
   column: number;
+  /** Reading order within the grid: Enter moves to the next. */
+  order?: number;
+  /** Bigger input for the Today view. */
+  className?: string;
+  /** Shown greyed while the cell is empty: the value that applies when nothing is entered. */
+  placeholder?: string;
   /** Called on leaving the cell with a changed, valid value (null when emptied). */
   onCommit(value: number | null): void;
 };
 
-const shown = (value: number | null) => (value === null ? '' : String(value));
+const arrows: Partial<Record<string, Direction>> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
 
-/** Moves focus to the cell `by` rows/columns away, if there is one. */
-function moveFocus(from: HTMLInputElement, rowBy: number, columnBy: number) {
-  const grid = from.closest('[data-grid]');
-  const row = Number(from.dataset.row) + rowBy;
-  const column = Number(from.dataset.column) + columnBy;
-  const next = grid?.querySelector<HTMLInputElement>(`input[data-row="${row}"][data-column="${column}"]:not(:disabled)`);
-  next?.focus();
-  next?.select();
-}
+const shown = (value: number | null) => (value === null ? '' : String(value));
 
 /**
  * A number input in a grid: commits on blur, never on the scroll wheel, moves by keyboard.
@@ -34,11 +34,18 @@ function moveFocus(from: HTMLInputElement, rowBy: number, columnBy: number) {
  * can be corrected, is marked invalid, and says why (announced as an alert); Escape goes
  * back to the stored value.
  */
-export function NumberCell({ label, value, limit, disabled, row, column, onCommit }: Props) {
+export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, onCommit }: Props) {
   // What the person is typing, while the cell has focus or holds a refused entry; otherwise the cell shows its value.
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const messageId = useId();
+  // Cells are reused across months (keyed by position): an entry typed for one date never shows under another.
+  const [shownFor, setShownFor] = useState(label);
+  if (shownFor !== label) {
+    setShownFor(label);
+    setDraft(null);
+    setError(null);
+  }
 
   function commit() {
     if (draft === null) return;
@@ -55,30 +62,35 @@ export function NumberCell({ label, value, limit, disabled, row, column, onCommi
       setError(null);
       return;
     }
-    const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], Enter: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    const move = moves[event.key];
-    if (!move) return;
-    // Left/right move between cells only at the ends of the text, so editing still works.
     const input = event.currentTarget;
-    if (event.key === 'ArrowLeft' && input.selectionStart !== 0) return;
-    if (event.key === 'ArrowRight' && input.selectionEnd !== input.value.length) return;
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      return moveToNext(input, event.shiftKey);
+    }
+    const direction: Direction | undefined = arrows[event.key];
+    if (!direction) return;
+    // Left/right move between cells only at the ends of the text, so editing still works.
+    if (direction === 'left' && input.selectionStart !== 0) return;
+    if (direction === 'right' && input.selectionEnd !== input.value.length) return;
     event.preventDefault();
-    moveFocus(input, move[0], move[1]);
+    moveSpatially(input, direction);
   }
 
   return (
     <span className="cell-field">
       <input
-        className="cell"
+        className={className}
         type="text"
         inputMode="decimal"
         aria-label={label}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? messageId : undefined}
         value={draft ?? shown(value)}
+        placeholder={placeholder}
         disabled={disabled}
         data-row={row}
         data-column={column}
+        data-order={order}
         onFocus={() => setDraft((typed) => typed ?? shown(value))}
         onChange={(event) => setDraft(event.target.value)}
         onBlur={commit}

@@ -4,7 +4,7 @@ import type { NumberLimit } from '../domain/limits.ts';
 import { parseNumberInput } from '../domain/number-input.ts';
 
 /** A field of the form and what it may hold (src/domain/limits.ts). */
-export type NumberField = { key: string; label: string; limit: NumberLimit };
+export type NumberField = { key: string; label: string; limit: NumberLimit; /** Shown under the field: what an empty value means. */ hint?: string };
 
 type Props = {
   fields: readonly NumberField[];
@@ -15,6 +15,8 @@ type Props = {
   onSave(changes: Record<string, number | null>): Promise<string>;
   /** Where the outcome goes; kept by the parent so it outlives a re-render of the form. */
   onResult(message: FormResult): void;
+  /** A rule across the fields (e.g. shares adding up to 100): the reason nothing was saved, or null. */
+  crossCheck?(values: Record<string, number | null>): string | null;
 };
 
 export type FormResult = { text: string; error: boolean };
@@ -50,7 +52,7 @@ function unsettled(edits: Record<string, string>, values: Record<string, number 
  * follow the stored values, so a change arriving from another device never wipes an entry
  * in progress.
  */
-export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave, onResult }: Props) {
+export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave, onResult, crossCheck }: Props) {
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -82,11 +84,15 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
   async function submit(event: FormEvent) {
     event.preventDefault();
     const changes: Record<string, number | null> = {};
+    const after: Record<string, number | null> = {};
     const refused: Record<string, string> = {};
     for (const field of fields) {
       const parsed = parseNumberInput(text(field.key), field.limit, field.label);
       if (!parsed.ok) refused[field.key] = parsed.message;
-      else if (parsed.value !== (values[field.key] ?? null)) changes[field.key] = parsed.value;
+      else {
+        after[field.key] = parsed.value;
+        if (parsed.value !== (values[field.key] ?? null)) changes[field.key] = parsed.value;
+      }
     }
     setErrors(refused);
     const first = fields.find((field) => refused[field.key]);
@@ -95,6 +101,8 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
       const count = Object.keys(refused).length;
       return onResult({ text: `Nothing was saved: ${count === 1 ? 'one field needs' : `${count} fields need`} correcting.`, error: true });
     }
+    const across = crossCheck?.(after);
+    if (across) return onResult({ text: `Nothing was saved: ${across}`, error: true });
     setBusy(true);
     const result = await onSave(changes);
     setBusy(false);
@@ -108,6 +116,11 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
           // The reason sits beside the label, not in it, so the field's name stays its label alone.
           <div key={field.key} className="field">
             <label htmlFor={`${formId}-${field.key}`}>{field.label}</label>
+            {field.hint ? (
+              <span id={`${formId}-${field.key}-hint`} className="hint">
+                {field.hint}
+              </span>
+            ) : null}
             <input
               id={`${formId}-${field.key}`}
               ref={(input) => {
@@ -119,7 +132,7 @@ export function NumberFieldsForm({ fields, values, submitLabel, disabled, onSave
               value={text(field.key)}
               disabled={disabled || busy}
               aria-invalid={errors[field.key] ? true : undefined}
-              aria-describedby={errors[field.key] ? messageId(field.key) : undefined}
+              aria-describedby={[errors[field.key] ? messageId(field.key) : '', field.hint ? `${formId}-${field.key}-hint` : ''].filter(Boolean).join(' ') || undefined}
               onWheel={(event) => event.currentTarget.blur()}
               onChange={(event) => change(field, event.target.value)}
               // Leaving for the save button is checked by the save itself: a message appearing

@@ -46,6 +46,7 @@ describe('accessibility of each screen (axe-core), in dark and light', () => {
 
   const screens: Array<[path: string, ready: string, tab?: string]> = [
     ['/', 'KPI Dashboard'],
+    ['/today', 'Today'],
     ['/daily', 'Daily Performance'],
     ['/daily-weekly', 'Daily and Weekly Performance'],
     ['/weekly', 'Weekly Performance'],
@@ -56,6 +57,7 @@ describe('accessibility of each screen (axe-core), in dark and light', () => {
     ['/settings', 'Targets for'],
     ['/settings', 'Service Overview Settings', 'Service Overview Settings'],
     ['/settings', 'Dashboard KPIs', 'Dashboard KPIs'],
+    ['/settings', 'Work Pattern', 'Work Pattern'],
     ['/admin', 'Add User'],
     ['/admin', 'Add Store', 'Manage Stores'],
   ];

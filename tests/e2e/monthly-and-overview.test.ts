@@ -19,12 +19,13 @@ describe('the Monthly and Service Overview screens', () => {
   afterAll(() => e2e?.close());
 
   it("shows last month's labour table and total sales as the server's rows add up, with the hours mix", async () => {
-    const { rows } = await e2e.stack.database.query<{ cp_hours: string; daily_sales: string; sublet: string; cp_gross: string }>(
+    const { rows } = await e2e.stack.database.query<{ cp_hours: string; daily_sales: string; sublet: string; cp_gross: string; all_gross: string }>(
       `select
          (select sum(value)::text from daily_inputs where store_id = $1 and row_identifier = 'CP' and metric_type = 'hours' and to_char(entry_date, 'YYYY-MM') = $2) as cp_hours,
          (select sum(value)::text from daily_inputs where store_id = $1 and metric_type = 'sales' and to_char(entry_date, 'YYYY-MM') = $2) as daily_sales,
          (select direct_sales_value::text from monthly_labor_gross_inputs where store_id = $1 and labor_type = 'sublet' and to_char(month_year, 'YYYY-MM') = $2) as sublet,
-         (select gross_value::text from monthly_labor_gross_inputs where store_id = $1 and labor_type = 'customerPay' and to_char(month_year, 'YYYY-MM') = $2) as cp_gross`,
+         (select gross_value::text from monthly_labor_gross_inputs where store_id = $1 and labor_type = 'customerPay' and to_char(month_year, 'YYYY-MM') = $2) as cp_gross,
+         (select sum(gross_value)::text from monthly_labor_gross_inputs where store_id = $1 and to_char(month_year, 'YYYY-MM') = $2) as all_gross`,
       [demo.storeA, lastMonth],
     );
     const expected = rows[0];
@@ -38,7 +39,11 @@ describe('the Monthly and Service Overview screens', () => {
       new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(hours),
     );
     const totalSales = table.getByRole('row', { name: /TOTAL SALES/ });
-    await expect.poll(async () => (await totalSales.locator('td').textContent())?.trim()).toBe(money.format(Number(expected.daily_sales) + Number(expected.sublet)));
+    // The SALES column of the footer: the daily sales plus sublet, as the rows above show them.
+    await expect.poll(async () => (await totalSales.locator('td').nth(1).textContent())?.trim()).toBe(money.format(Number(expected.daily_sales) + Number(expected.sublet)));
+    // TOTAL LABOUR is the GROSS column: all five rows, sublet and unapplied time included.
+    const totalLabour = table.getByRole('row', { name: /TOTAL LABOUR/ });
+    expect((await totalLabour.locator('td').nth(3).textContent())?.trim()).toBe(money.format(Number(expected.all_gross)));
     await page.getByRole('img', { name: /^Hours mix: CP / }).waitFor();
     expect(await page.getByText('Target: CP 40%, W 30%, I 30%').count()).toBe(1);
     await page.screenshot({ path: await e2e.screenshotPath('monthly-dark'), fullPage: true });

@@ -20,7 +20,8 @@ describe('Settings', () => {
     await page.getByRole('heading', { name: 'Targets for March 2031' }).waitFor();
     expect(await page.getByLabel('Sales Per Day').inputValue()).toBe('17500'); // the default, nothing stored yet
     await page.getByLabel('CP ELR').fill('192.5');
-    await page.getByLabel('Work Days in Month').fill('24');
+    // Shown, not typed: March 2031 has 31 days, five of them Sundays (the default pattern closes them).
+    expect(await page.getByLabel('Work Days in Month').textContent()).toBe('26');
     await page.getByRole('button', { name: 'Save Targets' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Targets saved successfully!' }).count()).toBe(1);
     await page.screenshot({ path: await e2e.screenshotPath('settings-targets') });
@@ -35,13 +36,16 @@ describe('Settings', () => {
       .poll(() => server(`select metric_key, target_value::text as value from monthly_targets where store_id = $1 and year = 2031 and month = 3 order by 1`, [demo.storeA]), { timeout: 15_000 })
       .toEqual([
         { metric_key: 'cpElr', value: '192.50' },
-        { metric_key: 'daysComplete', value: '24.00' },
+        { metric_key: 'cpHoursPerRo', value: '2.50' },
         { metric_key: 'grossPerEmployee', value: null },
         { metric_key: 'hoursPerDay', value: '100.00' },
         { metric_key: 'internalElr', value: '180.00' },
+        { metric_key: 'rosOver30Days', value: null },
         { metric_key: 'rosOver45Days', value: null },
         { metric_key: 'salesPerDay', value: '17500.00' },
-        { metric_key: 'totalElr', value: '180.00' },
+        { metric_key: 'shopSupplies', value: null },
+        // Empty: the category targets weighted by the month's hours.
+        { metric_key: 'totalElr', value: null },
         { metric_key: 'warrantyElr', value: '180.00' },
         { metric_key: 'weOweOver30Days', value: null },
       ]);

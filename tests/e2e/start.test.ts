@@ -127,5 +127,7 @@ describe('npm start', () => {
     second.process.kill('SIGINT');
     await new Promise((resolve) => second.process.once('exit', resolve));
     expect(second.process.exitCode).toBe(0);
-  });
+    // Three starts of the backend (one a recovery after a hard kill, replaying the demo data's
+    // write-ahead log) and two browsers: minutes on a busy two-core machine.
+  }, 240_000);
 });

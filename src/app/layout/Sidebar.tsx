@@ -51,7 +51,10 @@ export function Sidebar({ onLogout }: { onLogout: () => void }) {
         </div>
         <ul onClick={close}>
           <li>
-            <NavLink to={withMonth('/')} end>
+            <NavLink to={withMonth('/today')}>Today</NavLink>
+          </li>
+          <li>
+            <NavLink to={withMonth('/', '&view=all')} end>
               One Page
             </NavLink>
             <ul className="quick-jumps">

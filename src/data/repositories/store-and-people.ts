@@ -61,3 +61,24 @@ export async function addAdvisor(device: Device, storeId: string, name: string):
 export function retireAdvisor(device: Device, id: string) {
   return saveRows(device.db, [{ table: 'front_end_team_advisors', row: { id, is_active: false } }], writeContext(device));
 }
+
+/** The store's calendar exceptions of a year (holidays, extra openings), by date. */
+export function useCalendarDays(storeId: string | null, year: number): Row[] | undefined {
+  const device = useDevice();
+  return useLiveQuery(
+    async () => (storeId ? (await device.db.mirror('store_calendar_days').where('[store_id+year]').equals([storeId, year]).sortBy('calendar_date')) : []),
+    [device, storeId, year],
+  );
+}
+
+/**
+ * Marks a date closed (a holiday), open (an extra opening) or as the pattern says (null);
+ * the row stays, so a change made on another device meanwhile merges field by field.
+ */
+export function saveCalendarDay(device: Device, storeId: string, date: string, isWorkDay: boolean | null, note: string | null) {
+  return saveRows(
+    device.db,
+    [{ table: 'store_calendar_days', row: { store_id: storeId, calendar_date: date, year: Number(date.slice(0, 4)), is_work_day: isWorkDay, note } }],
+    writeContext(device),
+  );
+}

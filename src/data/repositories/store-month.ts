@@ -3,24 +3,19 @@
  * monthly gross inputs and the yearly financial months.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { addDays, format } from 'date-fns';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { parseDate } from '../../domain/calendar.ts';
 import type { Device } from '../device-context.tsx';
 import { useDevice, writeContext } from '../device-context.tsx';
 import { saveRows } from '../local-writes.ts';
 import type { Row } from '../synced-tables.ts';
+import type { LaborType } from '../../domain/monthly-table.ts';
+import { weekPartEnd } from '../../domain/work-days.ts';
 
-export function useWeeks(storeId: string | null, weekStarts: IsoDate[]): Row[] | undefined {
-  const device = useDevice();
-  const key = weekStarts.join(',');
-  return useLiveQuery(
-    async () => (storeId ? (await device.db.mirror('weekly_store_performance').bulkGet(weekStarts.map((start) => [storeId, start]))).filter((row): row is Row => !!row) : []),
-    [device, storeId, key],
-  );
-}
-
-/** A week's change: only the fields given are written, so two quick edits never undo each other. */
+/**
+ * A week part's change (weekStart is the part's first day: a Sunday, or the 1st): only the
+ * fields given are written, so two quick edits never undo each other.
+ */
 export type WeekInput = { weekStart: IsoDate; daysComplete?: number | null; workDays?: number | null };
 
 export async function saveWeeks(device: Device, storeId: string, weeks: WeekInput[]): Promise<number> {
@@ -35,7 +30,7 @@ export async function saveWeeks(device: Device, storeId: string, weeks: WeekInpu
           ...(rows[i] ? {} : { id: crypto.randomUUID() }),
           store_id: storeId,
           week_start_date: week.weekStart,
-          week_end_date: format(addDays(start, 6), 'yyyy-MM-dd'),
+          week_end_date: weekPartEnd(week.weekStart),
           year: start.getFullYear(),
           ...(week.daysComplete !== undefined ? { days_complete: week.daysComplete } : {}),
           ...(week.workDays !== undefined ? { work_days: week.workDays } : {}),
@@ -67,7 +62,7 @@ export function saveMonthlyTargets(device: Device, storeId: string, year: number
   );
 }
 
-export type LaborType = 'customerPay' | 'warranty' | 'internal' | 'sublet' | 'unappliedTime';
+export type { LaborType } from '../../domain/monthly-table.ts';
 export type LaborGross = { gross_value: number | null; direct_sales_value: number | null; return_on_sales: number | null };
 
 export function useLaborGross(storeId: string | null, monthYear: IsoDate): Row[] | undefined {
@@ -94,4 +89,11 @@ export function useYearlyInputs(storeId: string | null, year: number): Row[] | u
 
 export function saveYearlyMonth(device: Device, storeId: string, year: number, month: number, fields: YearlyFields) {
   return saveRows(device.db, [{ table: 'yearly_financial_inputs', row: { store_id: storeId, year, month, ...fields } }], writeContext(device));
+}
+
+export type OperationalFields = Partial<Record<'ros_over_30_days' | 'due_bills_over_30_days' | 'shop_supplies', number | null>> & { as_of_date?: IsoDate | null };
+
+/** The month's counts from the dealer system (open ROs and due bills over 30 days, shop supplies), with the day they were counted. */
+export function saveOperationalInputs(device: Device, storeId: string, year: number, month: number, fields: OperationalFields) {
+  return saveRows(device.db, [{ table: 'monthly_operational_inputs', row: { store_id: storeId, year, month, ...fields } }], writeContext(device));
 }

@@ -10,8 +10,20 @@ import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { DayGrid } from './DayGrid.tsx';
 import { KpiRow } from './KpiRow.tsx';
-import type { CellKey } from './use-daily-month.ts';
-import { cellKey, useDailyMonth } from './use-daily-month.ts';
+import type { CellKey, DailyMonth } from './use-daily-month.ts';
+import { cellKey, todayIso, useDailyMonth } from './use-daily-month.ts';
+
+/** Week entries typed in submit mode show in their cells until they are submitted. */
+function withPendingWeeks(data: DailyMonth, pending: Map<IsoDate, WeekEdit>): DailyMonth {
+  const weeks = new Map(data.weeks);
+  for (const [start, figures] of data.weeks) {
+    const edit = pending.get(figures.part.start);
+    if (!edit) continue;
+    const entered = { ...figures.entered, ...edit };
+    weeks.set(start, { ...figures, entered, daysComplete: entered.daysComplete ?? figures.pattern.daysComplete, workDays: entered.workDays ?? figures.pattern.workDays });
+  }
+  return { ...data, weeks };
+}
 
 type Mode = 'autosave' | 'submit';
 type WeekEdit = { daysComplete?: number | null; workDays?: number | null };
@@ -43,11 +55,11 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
     else setPendingCells(new Map(pendingCells).set(cellKey(date, row, metric), edit));
   }
 
-  function onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null) {
+  function onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null) {
     if (!storeId) return;
     // Only the changed field is written: the other may have been saved a moment ago.
-    if (mode === 'autosave') void saveWeeks(device, storeId, [{ weekStart, [field]: value }]).catch(failed);
-    else setPendingWeeks(new Map(pendingWeeks).set(weekStart, { ...pendingWeeks.get(weekStart), [field]: value }));
+    if (mode === 'autosave') void saveWeeks(device, storeId, [{ weekStart: partStart, [field]: value }]).catch(failed);
+    else setPendingWeeks(new Map(pendingWeeks).set(partStart, { ...pendingWeeks.get(partStart), [field]: value }));
   }
 
   async function submit() {
@@ -70,6 +82,8 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   }
 
   const valueOf = (key: CellKey) => (pendingCells.has(key) ? (pendingCells.get(key)?.value ?? null) : (data?.values.get(key) ?? null));
+  const shown = data && pendingWeeks.size > 0 ? withPendingWeeks(data, pendingWeeks) : data;
+  const today = todayIso();
 
   return (
     <section className="daily" aria-labelledby="daily-title">
@@ -104,11 +118,17 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
           {notice}
         </p>
       ) : null}
-      {data ? (
+      {shown?.days.warnings.map((warning) => (
+        <p key={warning} className="notice" role="status">
+          {warning}
+        </p>
+      ))}
+      {shown ? (
         <>
-          <KpiRow kpis={data.kpis} />
+          <KpiRow figures={shown.figures} />
           <DayGrid
-            month={data}
+            month={shown}
+            today={today}
             disabled={loading || busy || !storeId}
             average={average}
             valueOf={valueOf}

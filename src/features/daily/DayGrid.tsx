@@ -11,67 +11,87 @@ const rows: LabourRow[] = ['CP', 'W', 'I'];
 const metrics: Metric[] = ['hours', 'sales'];
 const metricLabel = { hours: 'Hours', sales: 'Sales' } as const;
 const limits = { hours: numberLimitOf('daily_inputs', 'value', { metric_type: 'hours' }), sales: numberLimitOf('daily_inputs', 'value', { metric_type: 'sales' }) };
+/** A day's six inputs in reading order: CP hours, CP sales, W hours, ... */
+const dayFields = rows.flatMap((row) => metrics.map((metric) => ({ row, metric })));
 
 type Props = {
   month: DailyMonth;
   disabled: boolean;
   average: boolean;
+  /** The device's date: highlighted in the grid. */
+  today: IsoDate;
   /** The value a cell shows: a pending edit, else what is stored. */
   valueOf(key: CellKey): number | null;
   onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null): void;
-  onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
+  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
 };
 
-/** Weeks as rows, Sunday to Saturday; each day holds CP, W and I hours and sales. */
-export function DayGrid({ month, disabled, average, valueOf, onCell, onWeek }: Props) {
+/**
+ * The month's weeks, Sunday to Saturday, each day with its CP, W and I hours and sales
+ * under visible headings. Where there is room (a desktop) the days stand side by side as a
+ * calendar; on a tablet each day is one row of six inputs. Inputs are keyed by position,
+ * not by date, so switching months reuses them instead of rebuilding the grid.
+ */
+export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek }: Props) {
   return (
-    <table className="day-grid" data-grid aria-label="Daily hours and sales">
-      <thead>
-        <tr>
-          <th scope="col">Week</th>
-          {weekdays.map((day) => (
-            <th key={day} scope="col">
-              {day}
-            </th>
-          ))}
-          <th scope="col">Summary</th>
-        </tr>
-      </thead>
-      <tbody>
-        {month.grid.map((week, weekIndex) => (
-          <tr key={week.start}>
-            <th scope="row">Week {week.index}</th>
+    <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales">
+      <div className="weekday-head" aria-hidden="true">
+        {weekdays.map((day) => (
+          <span key={day}>{day}</span>
+        ))}
+      </div>
+      {month.grid.map((week, weekIndex) => (
+        <section key={weekIndex} className="grid-week" aria-label={`Week ${week.index}`}>
+          <h3 className="week-title">Week {week.index}</h3>
+          <div className="list-head" aria-hidden="true">
+            <span>Day</span>
+            {dayFields.map(({ row, metric }) => (
+              <span key={`${row}-${metric}`}>
+                {row} {metricLabel[metric]}
+              </span>
+            ))}
+          </div>
+          <div className="week-days-grid">
             {week.days.map((day, dayIndex) => (
-              <td key={day.date} className={day.inMonth ? 'day' : 'day outside'}>
-                <span className="day-number" aria-hidden="true">
-                  {day.day}
+              <div key={dayIndex} className={`day${day.inMonth ? '' : ' outside'}${day.date === today ? ' today' : ''}`} aria-current={day.date === today ? 'date' : undefined}>
+                <span className="day-head">
+                  <span className="weekday">{weekdays[dayIndex]?.slice(0, 3)}</span> <span className="day-number">{day.day}</span>
+                  {day.date === today ? <span className="today-mark"> Today</span> : null}
                 </span>
                 {day.inMonth ? (
-                  <div className="day-cells">
-                    {rows.map((row, rowIndex) =>
-                      metrics.map((metric, metricIndex) => (
-                        <NumberCell
-                          key={`${row}-${metric}`}
-                          label={`${row} ${metricLabel[metric]} ${day.date}`}
-                          value={valueOf(cellKey(day.date, row, metric))}
-                          limit={limits[metric]}
-                          disabled={disabled}
-                          row={weekIndex * 3 + rowIndex}
-                          column={dayIndex * 2 + metricIndex}
-                          onCommit={(value) => onCell(day.date, row, metric, value)}
-                        />
+                  <>
+                    <span className="cell-head hours" aria-hidden="true">
+                      H
+                    </span>
+                    <span className="cell-head sales" aria-hidden="true">
+                      S
+                    </span>
+                    {rows.map((row, rowIndex) => [
+                      <span key={`${row}-label`} className="row-label" aria-hidden="true">
+                        {row}
+                      </span>,
+                      ...metrics.map((metric, metricIndex) => (
+                          <NumberCell
+                            key={`${row}-${metric}`}
+                            label={`${row} ${metricLabel[metric]} ${day.date}`}
+                            value={valueOf(cellKey(day.date, row, metric))}
+                            limit={limits[metric]}
+                            disabled={disabled}
+                            order={(weekIndex * 7 + dayIndex) * 6 + rowIndex * 2 + metricIndex + 1}
+                            row={weekIndex * 3 + rowIndex}
+                            column={dayIndex * 2 + metricIndex}
+                            onCommit={(value) => onCell(day.date, row, metric, value)}
+                          />
                       )),
-                    )}
-                  </div>
+                    ])}
+                  </>
                 ) : null}
-              </td>
+              </div>
             ))}
-            <td className="week-summary-cell">
-              <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+          </div>
+          <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} />
+        </section>
+      ))}
+    </div>
   );
 }

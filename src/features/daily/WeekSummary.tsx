@@ -1,8 +1,8 @@
 import type { IsoDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import { dailyAverage } from '../../domain/kpi-math.ts';
-import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import type { GridWeek } from '../../domain/month-grid.ts';
+import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import type { WeekFigures } from './use-daily-month.ts';
 
@@ -11,13 +11,14 @@ type Props = {
   figures: WeekFigures | undefined;
   average: boolean;
   disabled: boolean;
-  onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
+  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
 };
 
-const daysCompleteLimit = numberLimitOf('weekly_store_performance', 'days_complete');
-const workDaysLimit = numberLimitOf('weekly_store_performance', 'work_days');
-
-/** A week's ALL/CP/W/I hours, sales and ELR (daily average or total), and its days complete and work days. */
+/**
+ * A week's ALL/CP/W/I hours, sales and ELR over its days in the month (daily average or
+ * total), and that part's days complete and work days. An empty field shows what the
+ * work pattern gives; an entry that differs from the pattern says so.
+ */
 export function WeekSummary({ week, figures, average, disabled, onWeek }: Props) {
   const totals = figures?.totals;
   const lines = totals
@@ -29,35 +30,43 @@ export function WeekSummary({ week, figures, average, disabled, onWeek }: Props)
       ]
     : [];
   const scale = (value: number) => (average ? dailyAverage(value, figures?.daysComplete ?? null) : value);
+  const part = figures?.part;
+  const fields = [
+    { field: 'daysComplete', column: 'days_complete', text: 'Days Comp', name: 'Days Complete' },
+    { field: 'workDays', column: 'work_days', text: 'Work Days', name: 'Work Days' },
+  ] as const;
   return (
     <div className="week-summary">
       <CategorySummary label={`Week ${week.index} summary`} lines={lines} scale={scale} />
-      <div className="week-days">
-        <label>
-          DC
-          <NumberCell
-            label={`Days Complete Week ${week.index}`}
-            value={figures?.daysComplete ?? null}
-            limit={daysCompleteLimit}
-            disabled={disabled}
-            row={1000 + week.index}
-            column={0}
-            onCommit={(value) => onWeek(week.start, 'daysComplete', value)}
-          />
-        </label>
-        <label>
-          WD
-          <NumberCell
-            label={`Work Days Week ${week.index}`}
-            value={figures?.workDays ?? null}
-            limit={workDaysLimit}
-            disabled={disabled}
-            row={1000 + week.index}
-            column={1}
-            onCommit={(value) => onWeek(week.start, 'workDays', value)}
-          />
-        </label>
-      </div>
+      {figures && part ? (
+        <div className="week-days">
+          {fields.map(({ field, column, text, name }, index) => {
+            const entered = figures.entered[field];
+            const fromPattern = figures.pattern[field];
+            return (
+              <label key={field}>
+                {text}
+                <NumberCell
+                  label={`${name} Week ${week.index}`}
+                  value={entered}
+                  placeholder={String(fromPattern)}
+                  limit={numberLimitOf('weekly_store_performance', column, { week_start_date: part.start })}
+                  disabled={disabled}
+                  row={1000 + week.index}
+                  column={index}
+                  onCommit={(value) => onWeek(part.start, field, value)}
+                />
+                <span className="hint">{entered === null ? 'from pattern' : entered !== fromPattern ? `pattern: ${fromPattern}` : ''}</span>
+              </label>
+            );
+          })}
+        </div>
+      ) : null}
+      {figures && figures.daysComplete > figures.workDays ? (
+        <p className="notice" role="status">
+          Notice: {figures.daysComplete} days complete but only {figures.workDays} work days this week.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -6,34 +6,21 @@ import { useState } from 'react';
 import { useDevice } from '../../data/device-context.tsx';
 import { saveDashboardPreferences, useDashboardPreferences } from '../../data/repositories/store-and-people.ts';
 import type { KpiId } from '../../domain/kpis.ts';
-import { allKpiIds, kpiCatalogue, orderedSelection } from '../../domain/kpis.ts';
+import { allKpiIds, orderedSelection } from '../../domain/kpis.ts';
 import { monthLabel, shiftMonth } from '../../domain/month.ts';
 import { useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
-import type { KpiFigure } from './kpi-values.ts';
-import { kpiFigure } from './kpi-values.ts';
+import type { Figure } from '../../domain/month-figures.ts';
+import { KpiTile } from '../../ui/KpiTile.tsx';
 
 type History = Array<{ label: string; actual: string }>;
 
-function SortableTile({ id, figure, history }: { id: KpiId; figure: KpiFigure; history: History }) {
+function SortableTile({ id, figure, history }: { id: KpiId; figure: Figure; history: History }) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id });
   const [open, setOpen] = useState(false);
-  const title = kpiCatalogue.find((kpi) => kpi.id === id)?.label ?? id;
-  return (
-    <article
-      ref={setNodeRef}
-      className={`kpi-tile ${figure.status}${isDragging ? ' dragging' : ''}`}
-      style={{ transform: CSS.Transform.toString(transform), transition }}
-      aria-label={title}
-    >
-      <h3>
-        <button type="button" className="drag-handle" aria-label={`Move ${title}`} {...attributes} {...listeners}>
-          ⠿
-        </button>{' '}
-        {title}
-      </h3>
-      <p className="headline">{figure.headline}</p>
+  const actual = (
+    <>
       <p>
         <button type="button" className="link" aria-expanded={open} onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)} onClick={() => setOpen(!open)}>
           Actual: {figure.actual}
@@ -51,8 +38,17 @@ function SortableTile({ id, figure, history }: { id: KpiId; figure: KpiFigure; h
           </ul>
         </div>
       ) : null}
-      <p>Target: {figure.target}</p>
-    </article>
+    </>
+  );
+  const handle = (
+    <button type="button" className="drag-handle" aria-label={`Move ${figure.label}`} {...attributes} {...listeners}>
+      ⠿
+    </button>
+  );
+  return (
+    <div ref={setNodeRef} className="sortable-tile" style={{ transform: CSS.Transform.toString(transform), transition }}>
+      <KpiTile title={figure.label} figure={figure} handle={handle} actual={actual} className={isDragging ? 'dragging' : ''} />
+    </div>
   );
 }
 
@@ -89,10 +85,10 @@ export function KpiDashboard() {
               <SortableTile
                 key={id}
                 id={id}
-                figure={kpiFigure(id, current.kpis)}
+                figure={current.figures[id]}
                 history={past.map((data, i) => ({
                   label: monthLabel(shiftMonth(month, -(i + 1))),
-                  actual: data ? kpiFigure(id, data.kpis).actual : '...',
+                  actual: data ? data.figures[id].actual : '...',
                 }))}
               />
             ))}

@@ -7,7 +7,8 @@ import { Doughnut } from 'react-chartjs-2';
 
 Chart.register(ArcElement, Tooltip, Legend);
 
-export default function HoursMixChart({ cp, w, i }: { cp: number; w: number; i: number }) {
+/** `target` is the store's Work Mix target as text ("CP 40%, W 30%, I 30%" until a store sets its own). */
+export default function HoursMixChart({ cp, w, i, target }: { cp: number; w: number; i: number; target: string }) {
   const empty = cp + w + i === 0;
   // Chart.js draws on a canvas: it takes the theme's text colour as a value, not from CSS.
   const textColor = getComputedStyle(document.documentElement).getPropertyValue('--text').trim() || '#e5edf9';
@@ -23,7 +24,7 @@ export default function HoursMixChart({ cp, w, i }: { cp: number; w: number; i: 
         }}
         options={{ cutout: '50%', animation: { duration: 1000 }, plugins: { legend: { position: 'bottom', labels: { color: textColor } } } }}
       />
-      <figcaption>Target: CP 40%, W 30%, I 30%</figcaption>
+      <figcaption>Target: {target}</figcaption>
     </figure>
   );
 }

@@ -47,9 +47,12 @@ export function ServiceOverviewPage() {
             <dt>Month</dt>
             <dd>{monthLabel(month)}</dd>
             <dt>Days Complete</dt>
-            <dd>{data.kpis.daysComplete}</dd>
+            <dd>{data.days.daysComplete}</dd>
             <dt>Work Days</dt>
-            <dd>{data.kpis.workDays}</dd>
+            <dd>
+              {data.days.workDays}
+              {data.days.pattern.workDays !== data.days.workDays ? <span className="hint"> (pattern: {data.days.pattern.workDays})</span> : null}
+            </dd>
           </dl>
           <dl aria-label="Store configuration">
             {rates.map(([key, label]) => (
@@ -65,7 +68,7 @@ export function ServiceOverviewPage() {
               </div>
             ))}
           </dl>
-          <CategorySummary label="Monthly summary" lines={(['CP', 'W', 'I'] as const).map((name) => ({ name, ...data.kpis.totals[name] }))} />
+          <CategorySummary label="Monthly summary" lines={(['CP', 'W', 'I'] as const).map((name) => ({ name, ...data.totals[name] }))} />
         </div>
       ) : (
         <p>Loading performance data...</p>

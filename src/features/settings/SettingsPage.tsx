@@ -2,14 +2,16 @@ import { useState } from 'react';
 import { KpiPreferencesTab } from './KpiPreferencesTab.tsx';
 import { StoreSettingsTab } from './StoreSettingsTab.tsx';
 import { TargetsTab } from './TargetsTab.tsx';
+import { WorkPatternTab } from './WorkPatternTab.tsx';
 
 const tabs = [
   ['targets', 'SWOT Targets', TargetsTab],
   ['store', 'Service Overview Settings', StoreSettingsTab],
   ['kpis', 'Dashboard KPIs', KpiPreferencesTab],
+  ['work-pattern', 'Work Pattern', WorkPatternTab],
 ] as const;
 
-/** Settings: targets (default tab), store configuration, dashboard tiles. Saved on the device, synced when possible. */
+/** Settings: targets (default tab), store configuration, dashboard tiles, the work pattern. Saved on the device, synced when possible. */
 export function SettingsPage() {
   const [active, setActive] = useState<(typeof tabs)[number][0]>('targets');
   const Current = tabs.find(([id]) => id === active)?.[2] ?? TargetsTab;

@@ -1,6 +1,6 @@
 import type { Row } from '../../data/synced-tables.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
-import { formatCurrency, formatHours, formatPercent } from '../../domain/format.ts';
+import { formatCurrency, formatHours, formatPercent, formatRatio } from '../../domain/format.ts';
 import type { YearlyInput, YearlyRow } from '../../domain/yearly.ts';
 import { deriveYearlyRow, yearlySummary } from '../../domain/yearly.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
@@ -35,13 +35,16 @@ export function monthInput(rows: Row[], month: number): YearlyInput {
 type Props = {
   year: number;
   rows: Row[];
+  /** Each month's days complete (1 to 12), for Hours Per Day. */
+  daysComplete: ReadonlyMap<number, number>;
   onCommit(year: number, month: number, field: InputField, value: number | null): void;
 };
 
 /** One year: a row per month with its inputs and derived columns, then AVG and Total. */
-export function YearBlock({ year, rows, onCommit }: Props) {
+export function YearBlock({ year, rows, daysComplete, onCommit }: Props) {
   const months = monthNames.map((_, i) => monthInput(rows, i + 1));
-  const { total, average } = yearlySummary(months);
+  const { total, average } = yearlySummary(months, daysComplete);
+  const orDash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));
   const cell = (input: YearlyInput, field: InputField, rowIndex: number, column: number) => (
     <td>
       <NumberCell
@@ -61,17 +64,18 @@ export function YearBlock({ year, rows, onCommit }: Props) {
       <td>{formatCurrency(row.gpNet)}</td>
       <td>{formatPercent(row.gpPercentage)}</td>
       <td>{formatHours(row.hours)}</td>
-      <td>{formatCurrency(row.hoursPerDay)}</td>
+      <td>{orDash(row.hoursPerDay, formatRatio)}</td>
       <td>{formatCurrency(row.personnelExp)}</td>
       <td>{formatPercent(row.personnelPercentage)}</td>
       <td>{formatCurrency(row.semiFixedExp)}</td>
       <td>{formatPercent(row.semiFixedPercentage)}</td>
       <td>{formatCurrency(row.fixedExp)}</td>
-      <td>{formatCurrency(row.netProfit)}</td>
-      <td>{formatPercent(row.netProfitMarginRos)}</td>
+      <td>{orDash(row.netProfit, formatCurrency)}</td>
+      <td>{orDash(row.netProfitMarginRos, formatPercent)}</td>
     </tr>
   );
   return (
+    <div className="scroll-x">
     <table className="yearly-table" aria-label={`Yearly trend ${year}`}>
       <caption>{year}</caption>
       <thead>
@@ -85,7 +89,7 @@ export function YearBlock({ year, rows, onCommit }: Props) {
       </thead>
       <tbody>
         {months.map((input, rowIndex) => {
-          const derived = deriveYearlyRow(input);
+          const derived = deriveYearlyRow(input, daysComplete.get(input.month) ?? null);
           return (
             <tr key={input.month}>
               <th scope="row">{monthNames[input.month - 1]}</th>
@@ -93,14 +97,14 @@ export function YearBlock({ year, rows, onCommit }: Props) {
               {cell(input, 'gp_net', rowIndex, 1)}
               <td>{formatPercent(derived.gpPercentage)}</td>
               {cell(input, 'ros', rowIndex, 2)}
-              <td>{formatCurrency(derived.hoursPerDay)}</td>
+              <td>{orDash(derived.hoursPerDay, formatRatio)}</td>
               {cell(input, 'personnel_exp', rowIndex, 3)}
               <td>{formatPercent(derived.personnelPercentage)}</td>
               {cell(input, 'semi_fixed_exp', rowIndex, 4)}
               <td>{formatPercent(derived.semiFixedPercentage)}</td>
               {cell(input, 'fixed_exp', rowIndex, 5)}
-              <td>{formatCurrency(derived.netProfit)}</td>
-              <td>{formatPercent(derived.netProfitMarginRos)}</td>
+              <td>{orDash(derived.netProfit, formatCurrency)}</td>
+              <td>{orDash(derived.netProfitMarginRos, formatPercent)}</td>
             </tr>
           );
         })}
@@ -108,6 +112,7 @@ export function YearBlock({ year, rows, onCommit }: Props) {
         {summaryRow('Total', total)}
       </tbody>
     </table>
+    </div>
   );
 }
 

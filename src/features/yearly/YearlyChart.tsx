@@ -4,7 +4,8 @@ import { Line } from 'react-chartjs-2';
 
 Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip, Legend);
 
-type Series = { year: number; sales: number[]; net: number[] };
+/** Null: no figure for the month (not yet begun, or its expenses not entered): drawn as a gap. */
+type Series = { year: number; sales: Array<number | null>; net: Array<number | null> };
 
 export default function YearlyChart({ current, previous }: { current: Series; previous: Series }) {
   const text = getComputedStyle(document.documentElement).getPropertyValue('--text').trim() || '#e5edf9';

@@ -6,13 +6,23 @@ import { deriveYearlyRow, hasYearlyData } from '../../domain/yearly.ts';
 import { useAccount, useSyncStatus } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import type { Row } from '../../data/synced-tables.ts';
+import { useYearDays } from '../../data/repositories/month-rows.ts';
+import type { MonthDays } from '../../domain/work-days.ts';
+import { todayIso } from '../daily/use-daily-month.ts';
 import type { InputField } from './YearBlock.tsx';
 import { monthInput, monthNames, YearBlock } from './YearBlock.tsx';
 
+/** The chart's lines: a month without figures (one not yet begun) is a gap, not a drop to zero. */
 function series(year: number, rows: Row[]) {
-  const months = monthNames.map((_, i) => deriveYearlyRow(monthInput(rows, i + 1)));
-  return { year, sales: months.map((m) => m.sales), net: months.map((m) => m.netProfit) };
+  const months = monthNames.map((_, i) => monthInput(rows, i + 1));
+  return {
+    year,
+    sales: months.map((m) => (hasYearlyData(m) ? deriveYearlyRow(m).sales : null)),
+    net: months.map((m) => (hasYearlyData(m) ? deriveYearlyRow(m).netProfit : null)),
+  };
 }
+
+const daysCompleteOf = (days: Map<number, MonthDays> | null | undefined) => new Map([...(days ?? new Map<number, MonthDays>())].map(([m, d]) => [m, d.daysComplete]));
 
 const YearlyChart = lazy(() => import('./YearlyChart.tsx'));
 
@@ -28,6 +38,9 @@ export function YearlyPage() {
   const { year } = yearAndMonth(month);
   const current = useYearlyInputs(storeId, year);
   const previous = useYearlyInputs(storeId, year - 1);
+  const today = todayIso();
+  const currentDays = useYearDays(storeId, year, today);
+  const previousDays = useYearDays(storeId, year - 1, today);
   const [message, setMessage] = useState<Message | null>(null);
 
   useEffect(() => {
@@ -75,8 +88,8 @@ export function YearlyPage() {
       )}
       {loading ? null : (
         <div className="year-blocks" data-grid>
-          <YearBlock year={year} rows={current} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
-          <YearBlock year={year - 1} rows={previous} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
+          <YearBlock year={year} rows={current} daysComplete={daysCompleteOf(currentDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
+          <YearBlock year={year - 1} rows={previous} daysComplete={daysCompleteOf(previousDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
         </div>
       )}
     </section>

@@ -32,6 +32,9 @@ const dumpArguments = [
   // transaction ids on every row and announce each one over Realtime.
   '--disable-triggers',
   '--exclude-table-data=supabase_migrations.schema_migrations',
+  // Rows the migrations themselves write (the synced-table registry): the restore's
+  // migrations put them back, so a copy in the backup would collide with them.
+  '--exclude-table-data=private.synced_tables',
 ];
 
 type Query = (sql: string) => Promise<Array<Record<string, unknown>>>;

@@ -93,6 +93,10 @@ export function createRealtimeService(options: RealtimeOptions) {
     const requested = Array.isArray(config.postgres_changes) ? (config.postgres_changes as Array<Record<string, unknown>>) : [];
     const bindings: Binding[] = [];
     for (const [index, request] of requested.entries()) {
+      // A hostile or broken client can send anything here: answer it, never throw.
+      if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+        return reply(conn, message, 'error', { reason: 'Invalid postgres_changes binding: expected an object' });
+      }
       const filter = parseFilter(request.filter);
       if (filter === null) return reply(conn, message, 'error', { reason: `Invalid filter: ${String(request.filter)}` });
       bindings.push({

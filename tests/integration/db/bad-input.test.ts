@@ -54,12 +54,12 @@ for (const engine of engines) {
         /weekly_store_performance_days_complete_in_range/,
       ],
       [
-        'a week that does not start on Sunday',
+        'a week that starts neither on Sunday nor on the 1st',
         `insert into public.weekly_store_performance (store_id, year, week_start_date, week_end_date)
-         values ($1, 2031, '2031-01-06', '2031-01-12')`,
+         values ($1, 2031, '2031-01-06', '2031-01-11')`,
         [demo.storeA],
         '23514',
-        /week_start_date_check/,
+        /weekly_store_performance_week_starts_on_sunday_or_first/,
       ],
     ];
 

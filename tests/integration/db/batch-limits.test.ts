@@ -51,7 +51,10 @@ for (const engine of engines) {
     it(`pull_changes pages at most ${serviceLimits.pullPageRows} rows`, async () => {
       const pull = (limit: number) =>
         attempt(db, manager, 'select public.pull_changes($1, null, $2) as page', ['daily_inputs', limit]);
-      expect(await pull(serviceLimits.pullPageRows)).toMatchObject({ rows: [{ page: { has_more: false } }] });
+      // The demo store has more daily rows than one page holds: a full page, and more to come.
+      const full = await pull(serviceLimits.pullPageRows);
+      expect(full).toMatchObject({ rows: [{ page: { has_more: true } }] });
+      expect('rows' in full && (full.rows[0]?.page as { rows: unknown[] }).rows.length).toBe(serviceLimits.pullPageRows);
       expect(await pull(serviceLimits.pullPageRows + 1)).toMatchObject({ error: '22023' });
     });
   });

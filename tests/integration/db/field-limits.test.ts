@@ -39,6 +39,8 @@ function baseRow(table: string, storeId: string, advisorId: string): Record<stri
     front_end_team_advisors: { store_id: storeId, advisor_name: 'Limits Advisor' },
     front_end_team_targets: { store_id: storeId, ...month },
     advisor_survey_data: { store_id: storeId, advisor_id: advisorId, ...month },
+    store_calendar_days: { store_id: storeId, year: '2031', calendar_date: '2031-03-17' },
+    monthly_operational_inputs: { store_id: storeId, ...month },
   };
   if (rows[table]) return rows[table];
   if (table.startsWith('front_end_team_advisor_') || table === 'front_end_team_daily_performance') return { store_id: storeId, advisor_id: advisorId, ...day };
@@ -51,6 +53,7 @@ const longestValid: Record<string, string> = {
   'stores.subdomain': 'a'.repeat(63),
   'daily_inputs.year_week_actual': '2031-10',
   'monthly_targets.metric_key': `a${'B'.repeat(63)}`,
+  'store_settings.work_week': '1111110',
 };
 
 const text = (n: number) => String(n);

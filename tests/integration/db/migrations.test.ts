@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, migrationsDir } from '../../../supabase/local/db/migrate.ts';
+import { syncedTableNames, syncedTables } from '../../../src/data/synced-tables.ts';
 import type { TestDatabase } from '../../support/test-databases.ts';
 import { createTestDatabase, engines } from '../../support/test-databases.ts';
 
@@ -41,8 +42,15 @@ for (const engine of engines) {
          from pg_class c join pg_namespace n on n.oid = c.relnamespace
          where n.nspname = 'public' and c.relkind = 'r' order by 1`,
       );
-      expect(rows.length).toBe(18);
+      expect(rows.map((row) => row.table)).toEqual([...syncedTableNames].sort());
       for (const row of rows) expect(row, row.table).toMatchObject({ columns: 4, triggers: 1, published: 1 });
+    });
+
+    it('register every synced table with the natural key the device keys it by', async () => {
+      const { rows } = await db.query<{ name: string; key_columns: string[] }>('select name, key_columns from private.synced_tables order by name');
+      expect(Object.fromEntries(rows.map((row) => [row.name, row.key_columns]))).toEqual(
+        Object.fromEntries(syncedTableNames.map((name) => [name, [...syncedTables[name].key]])),
+      );
     });
 
     it('let pull_changes serve exactly the public tables', async () => {

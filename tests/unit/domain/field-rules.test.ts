@@ -22,8 +22,10 @@ describe('field limits applied to rows', () => {
     ['daily_inputs', { entry_date: '2026-11-03', row_identifier: 'I', metric_type: 'hours', value: 7.125 }, 'I Hours 2026-11-03: enter a number from 0 to 1,000 with at most 2 decimals.'],
     ['daily_inputs', { entry_date: '2026-11-03', row_identifier: 'I', metric_type: 'hours', value: '7' }, 'I Hours 2026-11-03: "7" is not a number; enter a number from 0 to 1,000.'],
     ['daily_inputs', { entry_date: '2026-11-03', row_identifier: 'X', metric_type: 'hours', value: 1 }, 'Labour category 2026-11-03: must be one of CP, W, I.'],
-    ['weekly_store_performance', { week_start_date: '2026-11-01', year: 2026, days_complete: 8 }, 'Days Complete: enter a whole number from 0 to 7.'],
-    ['weekly_store_performance', { week_start_date: '1999-12-26', year: 1999, work_days: 6 }, 'Year: enter a whole number from 2000 to 2100.'],
+    ['weekly_store_performance', { week_start_date: '2026-11-01', year: 2026, days_complete: 8 }, 'Days Complete week of 2026-11-01: enter a whole number from 0 to 7.'],
+    // The part of a week inside its month holds only its own days: Sunday 27 to Wednesday 30 September.
+    ['weekly_store_performance', { week_start_date: '2026-09-27', year: 2026, work_days: 5 }, 'Work Days week of 2026-09-27: enter a whole number from 0 to 4.'],
+    ['weekly_store_performance', { week_start_date: '1999-12-26', year: 1999, work_days: 6 }, 'Year week of 1999-12-26: enter a whole number from 2000 to 2100.'],
     ['yearly_financial_inputs', { year: 2026, month: 3, gp_net: -20_000_000 }, 'GP Net March 2026: enter a number from -10,000,000 to 10,000,000.'],
     ['monthly_labor_gross_inputs', { month_year: '2026-03-01', labor_type: 'customerPay', return_on_sales: 12.5 }, "RO's (customerPay) March 2026: enter a whole number from 0 to 100,000."],
     ['front_end_team_advisors', { advisor_name: '   ' }, 'Advisor name: must not be empty.'],

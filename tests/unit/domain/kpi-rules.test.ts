@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCurrency, formatCurrencyOrDash, formatHours, formatPercent, formatRatio } from '../../../src/domain/format.ts';
 import {
-  cpHoursPerRo,
   dailyAverage,
   effectiveTargets,
   elr,
@@ -42,8 +41,6 @@ describe('KPI arithmetic', () => {
     expect(monthComplete(0, 0)).toBe(0);
     expect(perDay(1200, 12)).toBe(100);
     expect(perDay(1200, 0)).toBe(0);
-    expect(cpHoursPerRo(60, 12)).toBe(2.5);
-    expect(cpHoursPerRo(60, 0)).toBe(0);
     expect(pacing(150_000, 10, 24)).toBe(360_000);
     expect(pacing(150_000, 0, 24)).toBe(0);
     expect(monthTarget(17_500, 24)).toBe(420_000);
@@ -65,25 +62,27 @@ describe('KPI arithmetic', () => {
   ] as const)('actual %d against %s is %s', (actual, target, status) => {
     expect(tileStatus(actual, target)).toBe(status);
   });
-  it('uses the defaults, both spellings of the ELR keys, and the sum of the three when total ELR is missing', () => {
+  it('uses the defaults and both spellings of the ELR keys; total ELR and the operational targets stay empty unless stored', () => {
     expect(effectiveTargets({})).toEqual({
-      hoursPerDay: 100, salesPerDay: 17500, cpElr: 180, warrantyElr: 180, internalElr: 180, totalElr: 540, cpHoursPerRo: 2.5,
+      hoursPerDay: 100, salesPerDay: 17500, cpElr: 180, warrantyElr: 180, internalElr: 180, totalElr: null, cpHoursPerRo: 2.5,
+      rosOver30Days: null, weOweOver30Days: null, shopSupplies: null,
     });
-    expect(effectiveTargets({ cpElr: 190, warElr: 170, intElr: 150 }).totalElr).toBe(510);
+    expect(effectiveTargets({ cpElr: 190, warElr: 170, intElr: 150 })).toMatchObject({ warrantyElr: 170, internalElr: 150, totalElr: null });
     expect(effectiveTargets({ cpElr: 190, totalElr: 175 }).totalElr).toBe(175);
+    expect(effectiveTargets({ rosOver30Days: 0 }).rosOver30Days).toBe(0);
     expect(effectiveTargets({ hoursPerDay: null }).hoursPerDay).toBe(100);
   });
 });
 
 describe('yearly derived values', () => {
-  it('derives the percentages and net profit of a month', () => {
-    // 400,000 sales; 288,000 gross (72%); 2,000 hours; expenses 90,000 + 30,000 + 20,000.
-    expect(deriveYearlyRow({ sales: 400_000, gp_net: 288_000, ros: 2_000, personnel_exp: 90_000, semi_fixed_exp: 30_000, fixed_exp: 20_000 })).toEqual({
+  it('derives the percentages, hours per completed day and net profit of a month', () => {
+    // 400,000 sales; 288,000 gross (72%); 2,000 hours over 25 days complete; expenses 90,000 + 30,000 + 20,000.
+    expect(deriveYearlyRow({ sales: 400_000, gp_net: 288_000, ros: 2_000, personnel_exp: 90_000, semi_fixed_exp: 30_000, fixed_exp: 20_000 }, 25)).toEqual({
       sales: 400_000,
       gpNet: 288_000,
       gpPercentage: 72,
       hours: 2_000,
-      hoursPerDay: 200,
+      hoursPerDay: 80,
       personnelExp: 90_000,
       personnelPercentage: 31.25,
       semiFixedExp: 30_000,
@@ -92,6 +91,19 @@ describe('yearly derived values', () => {
       netProfit: 148_000,
       netProfitMarginRos: 37,
     });
+  });
+  it('leaves hours per day and net profit unknown without completed days or expenses (the spec showed sales over hours, and the gross as net)', () => {
+    const open = deriveYearlyRow({ sales: 300_000, gp_net: 210_000, ros: 1_500, personnel_exp: null, semi_fixed_exp: null, fixed_exp: null });
+    expect(open).toMatchObject({ hoursPerDay: null, netProfit: null, netProfitMarginRos: null, gpPercentage: 70 });
+    // One expense entered is enough to close the month: the others count as zero.
+    expect(deriveYearlyRow({ sales: 300_000, gp_net: 210_000, ros: 1_500, personnel_exp: 60_000, semi_fixed_exp: null, fixed_exp: null }, 20)).toMatchObject({ hoursPerDay: 75, netProfit: 150_000, netProfitMarginRos: 50 });
+  });
+  it('sums net profit over the months whose expenses are entered, and hours per day over their days complete', () => {
+    const month = (m: number, sales: number, gp: number, hours: number, expenses: number | null) => ({ month: m, sales, gp_net: gp, ros: hours, personnel_exp: expenses, semi_fixed_exp: null, fixed_exp: null });
+    // January closed (net 100 - 40 = 60 on sales 200), February still open.
+    const { total, average } = yearlySummary([month(1, 200, 100, 50, 40), month(2, 100, 70, 30, null)], new Map([[1, 25], [2, 15]]));
+    expect(total).toMatchObject({ sales: 300, gpNet: 170, hours: 80, hoursPerDay: 2, netProfit: 60, netProfitMarginRos: 30 });
+    expect(average).toMatchObject({ sales: 150, hoursPerDay: 2, netProfit: 60 });
   });
   it('averages over months with data, or over 12 when none has any', () => {
     const month = (m: number, sales: number | null) => ({ month: m, sales, gp_net: null, ros: null, personnel_exp: null, semi_fixed_exp: null, fixed_exp: null });

@@ -34,6 +34,16 @@ describe('why the server refused an edit, in words', () => {
       'Sales January 2025: the value kept on the server is not a number from 0 to 10,000,000; correct it on this screen, then try again.',
     ],
     [
+      "more work days than the week's part in the month has (an app from before months owned their weeks)",
+      {
+        table: 'weekly_store_performance',
+        message: check('weekly_store_performance_week_holds_work_days'),
+        keyValues: { store_id: 's', week_start_date: '2026-09-27' },
+        changes: { work_days: 6 },
+      },
+      'Work Days week of 2026-09-27: 6 is not allowed; enter a whole number from 0 to 4.',
+    ],
+    [
       'text too long',
       { table: 'front_end_team_advisors', message: check('front_end_team_advisors_employee_id_length'), keyValues: { id: 'a' }, changes: { employee_id: 'E'.repeat(70) } },
       'Employee ID: "EEEEEEEEEEEEEEEEEEEEEEEE…" is not allowed; enter at most 64 characters.',

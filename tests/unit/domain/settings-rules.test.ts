@@ -8,7 +8,8 @@ describe('targets shown in Settings', () => {
     expect(targetShown({ cpElr: null }, 'cpElr')).toBeNull();
     expect(targetShown({}, 'salesPerDay')).toBe(17500);
     expect(targetShown({}, 'hoursPerDay')).toBe(100);
-    expect(targetShown({}, 'daysComplete')).toBeNull();
+    expect(targetShown({}, 'totalElr')).toBeNull();
+    expect(targetShown({}, 'cpHoursPerRo')).toBe(2.5);
   });
 });
 

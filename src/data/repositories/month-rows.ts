@@ -1,0 +1,107 @@
+/**
+ * Everything the month's screens read for one store and month, in one live query: the
+ * daily values of the grid's dates, the month's week parts, its targets, the store's
+ * settings and calendar, the monthly table's inputs and the month-end counts. One query
+ * means one re-run per change instead of one per table.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { IsoDate } from '../../domain/calendar.ts';
+import { gridRange } from '../../domain/month-grid.ts';
+import type { MonthKey } from '../../domain/month.ts';
+import { yearAndMonth } from '../../domain/month.ts';
+import type { EnteredDays, MonthDays, WorkPattern } from '../../domain/work-days.ts';
+import { monthBounds, monthDays, monthWeekParts, workPattern } from '../../domain/work-days.ts';
+import type { Device } from '../device-context.tsx';
+import { useDevice } from '../device-context.tsx';
+import type { Row } from '../synced-tables.ts';
+import { numberOrNull } from '../values.ts';
+
+export type MonthRows = {
+  month: MonthKey;
+  daily: Row[];
+  /** What was entered for each week part of the month, by the part's first day. */
+  weeks: Map<IsoDate, EnteredDays>;
+  targets: Record<string, number | null>;
+  settings: Row | null;
+  pattern: WorkPattern;
+  laborGross: Row[];
+  operational: Row | null;
+};
+
+/** The store's work pattern with its calendar exceptions between two dates. */
+export async function readWorkPattern(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate, settings?: Row | null): Promise<WorkPattern> {
+  const stored = settings === undefined ? await device.db.mirror('store_settings').get([storeId]) : settings;
+  const days = await device.db.mirror('store_calendar_days').where('[store_id+calendar_date]').between([storeId, from], [storeId, to], true, true).toArray();
+  const exceptions = new Map<IsoDate, boolean>();
+  for (const day of days) if (typeof day.is_work_day === 'boolean') exceptions.set(String(day.calendar_date), day.is_work_day);
+  return workPattern(stored?.work_week, exceptions);
+}
+
+/** What was entered for each week part of the month, and the work pattern that fills the gaps. */
+export async function readMonthDayRows(device: Pick<Device, 'db'>, storeId: string, month: MonthKey, settings?: Row | null) {
+  const bounds = monthBounds(month);
+  const parts = monthWeekParts(month);
+  const [weekRows, pattern] = await Promise.all([
+    device.db.mirror('weekly_store_performance').bulkGet(parts.map((part) => [storeId, part.start])),
+    readWorkPattern(device, storeId, bounds.first, bounds.last, settings),
+  ]);
+  const weeks = new Map<IsoDate, EnteredDays>();
+  for (const row of weekRows) {
+    if (row) weeks.set(String(row.week_start_date), { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
+  }
+  return { weeks, pattern };
+}
+
+export function useMonthDayRows(storeId: string | null, month: MonthKey) {
+  const device = useDevice();
+  return useLiveQuery(async () => (storeId ? readMonthDayRows(device, storeId, month) : null), [device, storeId, month]);
+}
+
+export async function readMonthRows(device: Pick<Device, 'db'>, storeId: string, month: MonthKey): Promise<MonthRows> {
+  const { db } = device;
+  const { from, to } = gridRange(month);
+  const { year, month: monthNumber } = yearAndMonth(month);
+  const bounds = monthBounds(month);
+  const [daily, targetRows, settings, laborGross, operational] = await Promise.all([
+    db.mirror('daily_inputs').where('[store_id+entry_date]').between([storeId, from], [storeId, to], true, true).toArray(),
+    db.mirror('monthly_targets').where('[store_id+year+month]').equals([storeId, year, monthNumber]).toArray(),
+    db.mirror('store_settings').get([storeId]),
+    db.mirror('monthly_labor_gross_inputs').where('[store_id+month_year]').equals([storeId, bounds.first]).toArray(),
+    db.mirror('monthly_operational_inputs').get([storeId, year, monthNumber]),
+  ]);
+  const { weeks, pattern } = await readMonthDayRows(device, storeId, month, settings ?? null);
+  return {
+    month,
+    daily,
+    weeks,
+    targets: Object.fromEntries(targetRows.map((row) => [String(row.metric_key), numberOrNull(row.target_value)])),
+    settings: settings ?? null,
+    pattern,
+    laborGross,
+    operational: operational ?? null,
+  };
+}
+
+/** The month's rows, kept current as they change; undefined while the device database answers. */
+export function useMonthRows(storeId: string | null, month: MonthKey): MonthRows | null | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => (storeId ? readMonthRows(device, storeId, month) : null), [device, storeId, month]);
+}
+
+/** Each month's days complete and work days of a year (1 to 12), as the month screens count them. */
+export async function readYearDays(device: Pick<Device, 'db'>, storeId: string, year: number, today: IsoDate): Promise<Map<number, MonthDays>> {
+  const [weekRows, pattern] = await Promise.all([
+    device.db.mirror('weekly_store_performance').where('[store_id+year]').equals([storeId, year]).toArray(),
+    readWorkPattern(device, storeId, `${year}-01-01`, `${year}-12-31`),
+  ]);
+  const entries = new Map<IsoDate, EnteredDays>();
+  for (const row of weekRows) entries.set(String(row.week_start_date), { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
+  const months = new Map<number, MonthDays>();
+  for (let month = 1; month <= 12; month += 1) months.set(month, monthDays(`${year}-${String(month).padStart(2, '0')}`, entries, pattern, today));
+  return months;
+}
+
+export function useYearDays(storeId: string | null, year: number, today: IsoDate): Map<number, MonthDays> | null | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => (storeId ? readYearDays(device, storeId, year, today) : null), [device, storeId, year, today]);
+}

@@ -1,0 +1,132 @@
+/**
+ * A month's work days and days complete. They belong to that month only: the grid shows
+ * whole Sunday-to-Saturday weeks, but each week is kept as its parts inside each month (a
+ * week part starts on a Sunday or on the 1st and ends on the Saturday or on the month's
+ * last day). A part's figures are what a manager entered, or else what the store's work
+ * pattern gives: its open days, and of those the ones before today.
+ */
+import { addDays, differenceInCalendarDays, endOfMonth, format, getDay } from 'date-fns';
+import type { IsoDate } from './calendar.ts';
+import { isoDayOfWeek, parseDate } from './calendar.ts';
+import type { MonthKey } from './month.ts';
+import { monthGrid } from './month-grid.ts';
+
+/** Open ('1') or closed ('0') on each weekday, Monday first. */
+export type WorkWeek = string;
+
+/** Monday to Saturday: what a store is assumed to work until it says otherwise. */
+export const defaultWorkWeek: WorkWeek = '1111110';
+
+export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+/** The weekdays a store works and the dates that differ (true: open on a closed weekday; false: a holiday). */
+export type WorkPattern = { workWeek: WorkWeek; exceptions: ReadonlyMap<IsoDate, boolean> };
+
+export const isWorkWeek = (value: unknown): value is WorkWeek => typeof value === 'string' && /^[01]{7}$/.test(value);
+
+export function workPattern(workWeek: unknown, exceptions: ReadonlyMap<IsoDate, boolean> = new Map()): WorkPattern {
+  return { workWeek: isWorkWeek(workWeek) ? workWeek : defaultWorkWeek, exceptions };
+}
+
+export function isWorkDay(pattern: WorkPattern, date: IsoDate): boolean {
+  return pattern.exceptions.get(date) ?? pattern.workWeek[isoDayOfWeek(date) - 1] === '1';
+}
+
+/** The part of a week inside one month: the row its days complete and work days are kept in. */
+export type WeekPart = { weekIndex: number; start: IsoDate; end: IsoDate; days: number };
+
+const iso = (date: Date): IsoDate => format(date, 'yyyy-MM-dd');
+
+/** Where the part that starts on this date ends: its Saturday, or its month's last day if that comes first. */
+export function weekPartEnd(start: IsoDate): IsoDate {
+  const day = parseDate(start);
+  const saturday = addDays(day, 6 - getDay(day));
+  const monthEnd = endOfMonth(day);
+  return iso(saturday < monthEnd ? saturday : monthEnd);
+}
+
+/** How many days the part that starts on this date has. */
+export function weekPartLength(start: IsoDate): number {
+  return differenceInCalendarDays(parseDate(weekPartEnd(start)), parseDate(start)) + 1;
+}
+
+/** True for a date a week part may start on: a Sunday, or the 1st of a month. */
+export const isWeekPartStart = (date: IsoDate): boolean => getDay(parseDate(date)) === 0 || parseDate(date).getDate() === 1;
+
+/** The parts of the month's grid weeks that lie inside the month, in order. */
+export function monthWeekParts(month: MonthKey): WeekPart[] {
+  return monthGrid(month).map((week) => {
+    const inMonth = week.days.filter((day) => day.inMonth);
+    const start = inMonth[0]?.date as IsoDate;
+    return { weekIndex: week.index, start, end: inMonth[inMonth.length - 1]?.date as IsoDate, days: inMonth.length };
+  });
+}
+
+function datesOf(part: Pick<WeekPart, 'start' | 'end'>): IsoDate[] {
+  const dates: IsoDate[] = [];
+  for (let day = parseDate(part.start); iso(day) <= part.end; day = addDays(day, 1)) dates.push(iso(day));
+  return dates;
+}
+
+/** The pattern's work days of a part, and of those the ones before today. */
+export function patternDays(pattern: WorkPattern, part: Pick<WeekPart, 'start' | 'end'>, today: IsoDate) {
+  const open = datesOf(part).filter((date) => isWorkDay(pattern, date));
+  return { workDays: open.length, daysComplete: open.filter((date) => date < today).length };
+}
+
+/** What a manager entered for a part (null: nothing, the pattern's figure applies). */
+export type EnteredDays = { daysComplete: number | null; workDays: number | null };
+
+export type PartDays = {
+  part: WeekPart;
+  daysComplete: number;
+  workDays: number;
+  entered: EnteredDays;
+  /** What the work pattern gives, shown beside an entry that differs. */
+  pattern: { daysComplete: number; workDays: number };
+};
+
+export type MonthDays = {
+  parts: PartDays[];
+  daysComplete: number;
+  workDays: number;
+  pattern: { daysComplete: number; workDays: number };
+  /** Notices for figures that do not add up: more days complete than work days. */
+  warnings: string[];
+};
+
+const sum = (parts: PartDays[], pick: (part: PartDays) => number) => parts.reduce((total, part) => total + pick(part), 0);
+
+/** The month's days complete and work days from its parts' entries, the pattern filling the gaps. */
+export function monthDays(month: MonthKey, entries: ReadonlyMap<IsoDate, EnteredDays>, pattern: WorkPattern, today: IsoDate): MonthDays {
+  const parts = monthWeekParts(month).map((part): PartDays => {
+    const entered = entries.get(part.start) ?? { daysComplete: null, workDays: null };
+    const fromPattern = patternDays(pattern, part, today);
+    return {
+      part,
+      entered,
+      pattern: fromPattern,
+      daysComplete: entered.daysComplete ?? fromPattern.daysComplete,
+      workDays: entered.workDays ?? fromPattern.workDays,
+    };
+  });
+  const warnings = parts
+    .filter((p) => p.daysComplete > p.workDays)
+    .map((p) => `Notice: Week ${p.part.weekIndex} has ${p.daysComplete} days complete but only ${p.workDays} work days.`);
+  const result = {
+    parts,
+    daysComplete: sum(parts, (p) => p.daysComplete),
+    workDays: sum(parts, (p) => p.workDays),
+    pattern: { daysComplete: sum(parts, (p) => p.pattern.daysComplete), workDays: sum(parts, (p) => p.pattern.workDays) },
+  };
+  if (warnings.length === 0 && result.daysComplete > result.workDays) {
+    warnings.push(`Notice: the month has ${result.daysComplete} days complete but only ${result.workDays} work days.`);
+  }
+  return { ...result, warnings };
+}
+
+/** The first and last day of a month, for reading its calendar exceptions. */
+export function monthBounds(month: MonthKey): { first: IsoDate; last: IsoDate } {
+  const first = `${month}-01`;
+  return { first, last: iso(endOfMonth(parseDate(first))) };
+}

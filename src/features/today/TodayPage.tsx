@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
+import { saveDailyValues } from '../../data/repositories/daily-inputs.ts';
+import { useDevice } from '../../data/device-context.tsx';
+import { parseDate } from '../../domain/calendar.ts';
+import { numberLimitOf } from '../../domain/field-rules.ts';
+import { formatCurrency } from '../../domain/format.ts';
+import { effectiveTargets } from '../../domain/kpi-math.ts';
+import { monthKeyOf } from '../../domain/month.ts';
+import { monthlyTable } from '../../domain/monthly-table.ts';
+import { CategorySummary } from '../../ui/CategorySummary.tsx';
+import { NumberCell } from '../../ui/NumberCell.tsx';
+import { KpiRow } from '../daily/KpiRow.tsx';
+import { cellKey, todayIso, useDailyMonth } from '../daily/use-daily-month.ts';
+import { useAccount } from '../session/session-context.tsx';
+
+const rows: Array<{ row: LabourRow; name: string }> = [
+  { row: 'CP', name: 'Customer pay' },
+  { row: 'W', name: 'Warranty' },
+  { row: 'I', name: 'Internal' },
+];
+const metrics: Array<{ metric: Metric; name: string }> = [
+  { metric: 'hours', name: 'Hours' },
+  { metric: 'sales', name: 'Sales' },
+];
+const dateFormat = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+
+/**
+ * An advisor's day on a tablet: today's hours and sales per category as large inputs,
+ * then this week's running totals and the month's pace. Saved on the device like every
+ * other entry; the bar at the top shows when it reaches the server.
+ */
+export function TodayPage() {
+  const device = useDevice();
+  const { storeId } = useAccount();
+  const today = todayIso();
+  const month = monthKeyOf(parseDate(today));
+  const data = useDailyMonth(storeId, month);
+  const [notice, setNotice] = useState<string | null>(null);
+  if (!data) return <p>Loading performance data...</p>;
+
+  const week = data.grid.find((w) => w.days.some((day) => day.date === today));
+  const weekFigures = week ? data.weeks.get(week.start) : undefined;
+  const table = monthlyTable(data.totals, new Map(), data.days, effectiveTargets(data.rows.targets).salesPerDay);
+  const save = (row: LabourRow, metric: Metric, value: number | null) => {
+    if (!storeId) return setNotice('Notice: Store ID not found for user. Cannot save.');
+    saveDailyValues(device, storeId, [{ date: today, row, metric, value }]).then(
+      () => setNotice(null),
+      (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  };
+
+  return (
+    <section className="card today" aria-labelledby="today-title">
+      <h1 id="today-title">Today</h1>
+      <p className="today-date">{dateFormat.format(parseDate(today))}</p>
+      {notice ? (
+        <p className="notice" role="alert">
+          {notice}
+        </p>
+      ) : null}
+      <div className="today-entry" data-grid role="group" aria-label="Today's hours and sales">
+        <span />
+        {metrics.map(({ metric, name }) => (
+          <span key={metric} className="today-head">
+            {name}
+          </span>
+        ))}
+        {rows.map(({ row, name }, rowIndex) => [
+          <span key={`${row}-name`} className="today-row">
+            {name} ({row})
+          </span>,
+          ...metrics.map(({ metric, name: metricName }, metricIndex) => (
+            <NumberCell
+              key={`${row}-${metric}`}
+              className="cell today-input"
+              label={`${row} ${metricName} ${today}`}
+              value={data.values.get(cellKey(today, row, metric)) ?? null}
+              limit={numberLimitOf('daily_inputs', 'value', { metric_type: metric })}
+              disabled={!storeId}
+              order={rowIndex * 2 + metricIndex + 1}
+              row={rowIndex}
+              column={metricIndex}
+              onCommit={(value) => save(row, metric, value)}
+            />
+          )),
+        ])}
+      </div>
+      {week && weekFigures ? (
+        <section aria-labelledby="today-week-title">
+          <h2 id="today-week-title">
+            This week so far ({weekFigures.part.start} to {weekFigures.part.end})
+          </h2>
+          <CategorySummary
+            label="This week's totals"
+            lines={[
+              { name: 'ALL', hours: weekFigures.totals.CP.hours + weekFigures.totals.W.hours + weekFigures.totals.I.hours, sales: weekFigures.totals.CP.sales + weekFigures.totals.W.sales + weekFigures.totals.I.sales },
+              ...rows.map(({ row }) => ({ name: row, ...weekFigures.totals[row] })),
+            ]}
+          />
+        </section>
+      ) : null}
+      <section aria-labelledby="today-month-title">
+        <h2 id="today-month-title">The month&apos;s pace</h2>
+        <p>
+          Sales pacing {formatCurrency(table.pacing)} against a target of {formatCurrency(table.target)} ({data.days.daysComplete} of {data.days.workDays} work days complete).
+        </p>
+        <KpiRow figures={data.figures} tiles={['monthComplete', 'hoursPerDay', 'salesPerDay', 'cpElr']} />
+      </section>
+    </section>
+  );
+}
