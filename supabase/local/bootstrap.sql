@@ -15,6 +15,11 @@ begin
   if not exists (select 1 from pg_roles where rolname = 'service_role') then
     create role service_role nologin noinherit bypassrls;
   end if;
+  -- Hosted Supabase's own administrator role; its API tokens are accepted as there
+  -- (supabase/local/rest/rest-service.ts). Only the JWT secret's holder can sign one.
+  if not exists (select 1 from pg_roles where rolname = 'supabase_admin') then
+    create role supabase_admin nologin noinherit superuser bypassrls;
+  end if;
 end
 $$;
 
@@ -94,6 +99,12 @@ create table if not exists auth.refresh_tokens (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+
+-- Columns of hosted Auth's users table added after the first release of this file, for
+-- e-mail change with confirmation from both addresses (supabase/local/auth).
+alter table auth.users add column if not exists email_change_token_current varchar(255) default '';
+alter table auth.users add column if not exists email_change_confirm_status smallint default 0;
+alter table auth.users add column if not exists email_change_sent_at timestamptz;
 
 -- Found on every refresh (the session's current token) and on every sign-out everywhere.
 -- Created here rather than with the tables so an existing data folder gains them too.

@@ -67,9 +67,10 @@ async function main(): Promise<void> {
   const refusal = refusalToListen(secret.secret, settings.host);
   if (refusal) throw new SettingsError(refusal);
   db = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
-  const keys = await keysFromEnv({ ...process.env, SUPABASE_JWT_SECRET: secret.secret });
+  const keys = await keysFromEnv({ ...process.env, SUPABASE_JWT_SECRET: secret.secret }, { dataDir: settings.dataDir });
   const secretLine = describeJwtSecret(secret.source, keys.usingDemoSecret);
   (keys.usingDemoSecret ? log.warn : log.info)(secretLine);
+  if (keys.signing) log.info(`Sessions are signed with the ${keys.signing.alg} key ${keys.signing.kid}, kept in the data folder (jwt-signing-key.json).`);
 
   stack = await startLocalStack({
     db,
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
     keys,
     allowSignup: settings.allowSignup,
     seedWhenEmpty: settings.seedWhenEmpty,
+    dataDir: settings.dataDir,
   });
   if (stopping) return;
   log.info(`Backend ready at ${stack.url} (pid ${process.pid}).`);

@@ -8,10 +8,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AuthSettingsOverrides } from './auth/settings.ts';
-import type { ServiceLimits } from '../../src/domain/limits.ts';
 import { createAuthService } from './auth/auth-service.ts';
 import type { StackKeys } from './config.ts';
-import { keysFromEnv } from './config.ts';
+import { keysFromEnv, verificationKeys } from './config.ts';
 import type { Database } from './db/database.ts';
 import { applyMigrations, bootstrap, isEmpty, seed } from './db/migrate.ts';
 import { createFunctionsService } from './functions/functions-service.ts';
@@ -22,8 +21,11 @@ import type { Service } from './request-boundary.ts';
 import { createRequestHandler, createUpgradeHandler, handleClientError, handleConnect } from './request-boundary.ts';
 import { prepareRestLimits } from './rest/embed-budget.ts';
 import { createRestService } from './rest/rest-service.ts';
+import type { RestSettings } from './rest/rest-settings.ts';
+import { resolveRestSettings } from './rest/rest-settings.ts';
 import type { SchemaCache } from './rest/schema-cache.ts';
 import { loadSchemaCache } from './rest/schema-cache.ts';
+import type { BackendLimits } from './service-limits.ts';
 import { resolveLimits } from './service-limits.ts';
 
 export type LocalStackOptions = {
@@ -35,12 +37,16 @@ export type LocalStackOptions = {
   /** Largest request body accepted, in bytes. Default serviceLimits.requestBodyBytes. */
   bodyLimit?: number;
   /** Limits that differ from serviceLimits and the environment (tests use small ones). */
-  limits?: Partial<ServiceLimits>;
+  limits?: Partial<BackendLimits>;
+  /** REST settings over those of the environment (exposed schemas, aggregates, plans, tx end). */
+  rest?: Partial<RestSettings>;
   allowSignup?: boolean;
   /** Auth settings over those of the environment (token lifetimes, reuse interval, throttling). */
   auth?: AuthSettingsOverrides;
   seedWhenEmpty?: boolean;
   functionsDir?: string;
+  /** The data folder, for Auth's mail outbox (none: e-mails go to the log). */
+  dataDir?: string;
 };
 
 export type LocalStack = {
@@ -67,7 +73,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const appliedMigrations = await applyMigrations(db);
   const seeded = options.seedWhenEmpty !== false && (await isEmpty(db));
   if (seeded) await seed(db);
-  const schema: SchemaCache = await loadSchemaCache(db);
+  const restSettings = resolveRestSettings(options.rest);
+  const schema: SchemaCache = await loadSchemaCache(db, restSettings.schemas);
   await prepareRestLimits(db);
   const limits = resolveLimits(process.env, options.limits);
   // PGlite runs one statement at a time whatever the queue allows; PostgreSQL keeps part
@@ -90,13 +97,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   const auth = createAuthService({
     db,
-    jwtSecret: keys.jwtSecret,
+    keys,
     issuer: `${url}/auth/v1`,
+    dataDir: options.dataDir,
     allowSignup: options.allowSignup,
     settings: options.auth,
   });
-  const rest = createRestService({ db, jwtSecret: keys.jwtSecret, schema: () => schema, limits, queue });
-  const realtime = createRealtimeService({ db, jwtSecret: keys.jwtSecret, schema: () => schema });
+  const rest = createRestService({ db, keys: verificationKeys(keys), schema: () => schema, limits, settings: restSettings, queue });
+  const realtime = createRealtimeService({ db, jwtSecret: verificationKeys(keys), schema: () => schema });
   const functions = createFunctionsService({
     functionsDir: options.functionsDir ?? defaultFunctionsDir,
     env: { SUPABASE_URL: url, SUPABASE_ANON_KEY: keys.anonKey, SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey },

@@ -1,19 +1,44 @@
 /**
- * The limits one running backend applies: the defaults of src/domain/limits.ts, then the
- * operator's environment variables, then what the caller passes (tests use small numbers).
+ * The limits one running backend applies: the defaults of src/domain/limits.ts and the
+ * backend-only limits below, then the operator's environment variables, then what the
+ * caller passes (tests use small numbers).
  */
 import type { ServiceLimits } from '../../src/domain/limits.ts';
 import { serviceLimits } from '../../src/domain/limits.ts';
+
+/** Limits only the embedded backend applies (the device never needs them). */
+export const backendLimits = {
+  /**
+   * Rows one REST statement may feed into aggregate functions (`amount.sum()`, `count()`),
+   * counted across every level of the select; more is refused (54000, HTTP 413). PGlite
+   * cannot interrupt a statement, so this is what bounds an aggregate's work there; a
+   * year of one store's daily figures is about 2,200 rows.
+   */
+  maxAggregatedRows: 500_000,
+} as const;
+
+/** Limits of the embedded Auth's e-mail links, GoTrue's defaults on hosted Supabase. */
+export const backendAuthLimits = {
+  /** How long an e-mail link or code (recovery, invite, e-mail change, sign-up) stays valid, in seconds. */
+  emailLinkSeconds: 3600,
+  /** The shortest time between two e-mails of one kind to one user, in seconds (GoTrue's SMTP max frequency). */
+  emailIntervalSeconds: 60,
+  /** Largest local outbox file before it is started afresh (the previous one is kept as `.1`), in bytes. */
+  outboxFileBytes: 1024 * 1024,
+} as const;
+
+export type BackendLimits = ServiceLimits & { -readonly [K in keyof typeof backendLimits]: number };
 
 /** The limits an operator may change without editing code, and the variable for each. */
 export const limitVariables = {
   statementTimeoutMs: 'LOCAL_SUPABASE_STATEMENT_TIMEOUT_MS',
   dbQueueLength: 'LOCAL_SUPABASE_DB_QUEUE_LENGTH',
-} as const satisfies Partial<Record<keyof ServiceLimits, string>>;
+  maxAggregatedRows: 'LOCAL_SUPABASE_MAX_AGGREGATED_ROWS',
+} as const satisfies Partial<Record<keyof BackendLimits, string>>;
 
-export function resolveLimits(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServiceLimits> = {}): ServiceLimits {
-  const limits: ServiceLimits = { ...serviceLimits };
-  for (const [key, variable] of Object.entries(limitVariables) as Array<[keyof ServiceLimits, string]>) {
+export function resolveLimits(env: NodeJS.ProcessEnv = process.env, overrides: Partial<BackendLimits> = {}): BackendLimits {
+  const limits: BackendLimits = { ...serviceLimits, ...backendLimits };
+  for (const [key, variable] of Object.entries(limitVariables) as Array<[keyof BackendLimits, string]>) {
     const raw = env[variable];
     if (raw === undefined || raw === '') continue;
     if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < 1) {

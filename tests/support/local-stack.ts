@@ -7,6 +7,7 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import type { ServiceLimits } from '../../src/domain/limits.ts';
 import type { AuthSettingsOverrides } from '../../supabase/local/auth/settings.ts';
+import type { RestSettings } from '../../supabase/local/rest/rest-settings.ts';
 import type { LocalStack } from '../../supabase/local/server.ts';
 import { startLocalStack } from '../../supabase/local/server.ts';
 import type { EngineName, TestDatabase } from './test-databases.ts';
@@ -33,6 +34,8 @@ export async function startTestStack(
     bodyLimit?: number;
     allowSignup?: boolean;
     limits?: Partial<ServiceLimits>;
+    /** REST settings hosted Supabase leaves to its PostgREST configuration (aggregates, plans, tx end). */
+    rest?: Partial<RestSettings>;
   } = {},
 ): Promise<TestStack> {
   const database = await createTestDatabase(options.engine ?? 'pglite', { serverUrl: options.serverUrl });
@@ -43,6 +46,7 @@ export async function startTestStack(
     bodyLimit: options.bodyLimit,
     allowSignup: options.allowSignup,
     limits: options.limits,
+    rest: options.rest,
   });
   const clients: SupabaseClient[] = [];
   const make = (key: string) => {

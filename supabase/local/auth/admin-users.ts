@@ -9,19 +9,36 @@ import { jsonReply } from '../http.ts';
 import type { StackRequest } from '../request.ts';
 import { hashPassword } from './passwords.ts';
 import { endUserSessions } from './sessions.ts';
-import { checkEmail, checkMetadataSize, checkPassword, createUser, findUser, mergeMetadata, userJson } from './users.ts';
+import { checkEmail, checkMetadataSize, checkPassword, createUser, findUser, mergeMetadata, userJson, userSelect } from './users.ts';
 
 type ErrorReply = (status: number, code: string, message: string, extra?: Record<string, unknown>) => Reply;
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function listUsers(req: StackRequest, db: Database): Promise<Reply> {
-  const page = Math.max(1, Number.parseInt(req.url.searchParams.get('page') ?? '1', 10) || 1);
-  const perPage = Math.min(1000, Math.max(1, Number.parseInt(req.url.searchParams.get('per_page') ?? '50', 10) || 50));
+/** A page parameter as GoTrue's strconv.ParseUint reads it: digits only. */
+function pageParameter(raw: string | null, fallback: number): number | string {
+  if (raw === null || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) return `strconv.ParseUint: parsing ${JSON.stringify(raw)}: invalid syntax`;
+  const value = Number(raw);
+  return Number.isSafeInteger(value) ? value : `strconv.ParseUint: parsing ${JSON.stringify(raw)}: value out of range`;
+}
+
+/**
+ * GET /admin/users: newest first (GoTrue's default sort), `page` and `per_page` as
+ * GoTrue validates them. `per_page=0` (which GoTrue cannot serve) is refused, and a page
+ * holds at most 1,000 users.
+ */
+async function listUsers(req: StackRequest, db: Database, fail: ErrorReply): Promise<Reply> {
+  const page = pageParameter(req.url.searchParams.get('page'), 1);
+  const perPageAsked = pageParameter(req.url.searchParams.get('per_page'), 50);
+  const problem = typeof page === 'string' ? page : typeof perPageAsked === 'string' ? perPageAsked : perPageAsked === 0 ? 'per_page must be at least 1' : null;
+  if (problem) return fail(400, 'validation_failed', `Bad Pagination Parameters: ${problem}`);
+  const perPage = Math.min(1000, perPageAsked as number);
+  const current = Math.max(1, page as number);
   const { rows } = await db.query<{ u: unknown; total: number }>(
-    `select to_jsonb(u) as u, count(*) over ()::integer as total from auth.users u
-     where u.deleted_at is null order by u.created_at, u.id limit $1 offset $2`,
-    [perPage, (page - 1) * perPage],
+    `select ${userSelect} as u, count(*) over ()::integer as total from auth.users u
+     where u.deleted_at is null order by u.created_at desc, u.id limit $1 offset $2`,
+    [perPage, (current - 1) * perPage],
   );
   const total =
     rows[0]?.total ??
@@ -29,9 +46,9 @@ async function listUsers(req: StackRequest, db: Database): Promise<Reply> {
       ?.n ??
     0;
   const users = rows.map((row) => userJson((typeof row.u === 'string' ? JSON.parse(row.u) : row.u) as never));
-  const last = Math.max(1, Math.ceil(total / perPage));
+  const last = Math.ceil(total / perPage);
   const link = (p: number, rel: string) => `</admin/users?page=${p}&per_page=${perPage}>; rel="${rel}"`;
-  const links = [link(last, 'last'), ...(page < last ? [link(page + 1, 'next')] : [])];
+  const links = [...(last > current ? [link(current + 1, 'next')] : []), link(last, 'last')];
   return jsonReply(200, { users, aud: 'authenticated' }, { 'X-Total-Count': String(total), Link: links.join(', ') });
 }
 
@@ -105,7 +122,7 @@ export async function handleAdminUsers(
 ): Promise<Reply> {
   const id = req.path.slice('/admin/users/'.length);
   if (req.path === '/admin/users' || req.path === '/admin/users/') {
-    if (req.method === 'GET') return listUsers(req, db);
+    if (req.method === 'GET') return listUsers(req, db, fail);
     if (req.method === 'POST') {
       const created = await createUser(db, body);
       return created.ok

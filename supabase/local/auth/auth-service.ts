@@ -1,31 +1,43 @@
 /**
  * The Auth API (`/auth/v1`) as supabase-js's auth client uses it: password sign-in,
- * refresh, the signed-in user, logout, signup (off unless enabled), recovery and JWKS.
- * Admin user management lives in admin-users.ts. Errors come in hosted Auth's shape for
+ * refresh, the signed-in user (current-user.ts), logout, signup and recovery
+ * (sign-up.ts), verification of e-mail links (verify.ts), invitations and generated
+ * links (admin-links.ts), user management (admin-users.ts) and the JWKS. Admin calls take
+ * a token of role service_role or supabase_admin, as GoTrue's default admin roles. Errors come in hosted Auth's shape for
  * the API version the client asked for, so the client's retry and sign-out decisions
  * come out as they do against hosted Supabase.
  */
+import type { StackKeys } from '../config.ts';
+import { verificationKeys } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Reply } from '../http.ts';
 import { jsonReply } from '../http.ts';
 import type { JwtClaims } from '../jwt.ts';
 import { verifyJwt } from '../jwt.ts';
-import { log } from '../logger.ts';
 import type { StackRequest } from '../request.ts';
 import { bearer, header, jsonBody } from '../request.ts';
+import { generateLink, invite } from './admin-links.ts';
 import { handleAdminUsers } from './admin-users.ts';
-import { hashPassword, passwordMatches, prepareDummyHash } from './passwords.ts';
+import { updateCurrentUser } from './current-user.ts';
+import { redirectFor } from './email-links.ts';
+import type { Mailer } from './mailer.ts';
+import { Outbox, OutboxError } from './outbox.ts';
+import { passwordMatches, prepareDummyHash } from './passwords.ts';
 import { SignInThrottle } from './rate-limit.ts';
 import type { SessionContext } from './sessions.ts';
-import { endSessions, endUserSessions, openSession, refreshSession, sessionExists } from './sessions.ts';
+import { endSessions, openSession, refreshSession, sessionExists } from './sessions.ts';
 import type { AuthSettingsOverrides } from './settings.ts';
 import { resolveAuthSettings } from './settings.ts';
-import { checkEmail, checkMetadataSize, checkPassword, createUser, findUser, mergeMetadata, userJson } from './users.ts';
+import { recover, signUp } from './sign-up.ts';
+import { checkEmail, findUser, userJson } from './users.ts';
+import { verifyGet, verifyPost } from './verify.ts';
 
 export type AuthOptions = {
   db: Database;
-  jwtSecret: string;
+  keys: StackKeys;
   issuer: string;
+  /** The data folder, where the mail outbox is kept unless LOCAL_SUPABASE_MAIL_OUTBOX says otherwise. */
+  dataDir?: string;
   allowSignup?: boolean;
   /** Overrides of the settings the environment gives (tests shorten times with these). */
   settings?: AuthSettingsOverrides;
@@ -52,10 +64,19 @@ const ok = (body: unknown): Reply => jsonReply(200, body, { 'X-Supabase-Api-Vers
 
 export type VerifiedCaller = { ok: true; claims: JwtClaims } | { ok: false; reply: Reply };
 
+const adminRoles = new Set(['service_role', 'supabase_admin']);
+
 export function createAuthService(options: AuthOptions) {
-  const settings = resolveAuthSettings(options.settings);
+  const settings = resolveAuthSettings(options.settings, process.env, options.dataDir);
   const throttle = new SignInThrottle(settings.throttle);
-  const ctx: SessionContext = { db: options.db, jwtSecret: options.jwtSecret, issuer: options.issuer, settings };
+  const keys = verificationKeys(options.keys);
+  const ctx: SessionContext = { db: options.db, signer: options.keys.signing ?? options.keys.jwtSecret, issuer: options.issuer, settings };
+  const publicUrl = process.env.SUPABASE_PUBLIC_URL?.trim();
+  const mailer: Mailer = {
+    authUrl: publicUrl ? `${publicUrl.replace(/\/+$/, '')}/auth/v1` : options.issuer,
+    mail: settings.mail,
+    outbox: new Outbox(settings.mail.outboxFile),
+  };
   void prepareDummyHash();
 
   async function verifyCaller(req: StackRequest): Promise<VerifiedCaller> {
@@ -63,7 +84,7 @@ export function createAuthService(options: AuthOptions) {
     if (!token) {
       return { ok: false, reply: authError(req, 401, 'no_authorization', 'This endpoint requires a valid Bearer token') };
     }
-    const check = await verifyJwt(token, options.jwtSecret);
+    const check = await verifyJwt(token, keys);
     if (!check.ok) {
       const why = {
         expired: 'token has invalid claims: token is expired',
@@ -126,24 +147,9 @@ export function createAuthService(options: AuthOptions) {
     const user = await findUser(options.db, { id: claims.sub });
     if (!user) return authError(req, 403, 'user_not_found', 'User from sub claim in JWT does not exist');
     if (req.method === 'GET') return ok(userJson(user));
-
-    const weak = checkPassword(body.password);
-    if (weak) return authError(req, weak.status, weak.code, weak.message, weak.extra);
-    const metadata = mergeMetadata(user.raw_user_meta_data, body.data);
-    const tooLarge = checkMetadataSize(metadata);
-    if (tooLarge) return authError(req, tooLarge.status, tooLarge.code, tooLarge.message);
-    const newHash = typeof body.password === 'string' ? await hashPassword(body.password) : null;
-    await options.db.transaction(async (tx) => {
-      await tx.query(
-        `update auth.users set raw_user_meta_data = $2::jsonb,
-           encrypted_password = coalesce($3, encrypted_password), updated_at = now() where id = $1`,
-        [user.id, JSON.stringify(metadata), newHash],
-      );
-      // A new password signs the user out everywhere else; this session stays, as on hosted Auth.
-      if (newHash) await endUserSessions(tx, user.id, { except: String(claims.session_id) });
-    });
-    const updated = await findUser(options.db, { id: user.id });
-    return ok(updated ? userJson(updated) : null);
+    const fail = (status: number, code: string, message: string, extra?: Record<string, unknown>) => authError(req, status, code, message, extra);
+    const updated = await updateCurrentUser(ctx, mailer, req, claims, user, body, fail);
+    return 'user' in updated ? ok(userJson(updated.user)) : updated;
   }
 
   async function logout(req: StackRequest): Promise<Reply> {
@@ -156,19 +162,23 @@ export function createAuthService(options: AuthOptions) {
     return { status: 204, headers: {} };
   }
 
-  async function signup(req: StackRequest, body: Record<string, unknown>): Promise<Reply> {
-    if (!options.allowSignup) return authError(req, 422, 'signup_disabled', 'Signups not allowed for this instance');
-    const created = await createUser(options.db, {
-      email: body.email,
-      password: body.password,
-      email_confirm: true,
-      user_metadata: body.data,
-    });
-    if (!created.ok) return authError(req, created.status, created.code, created.message, created.extra);
-    return ok(await openSession(ctx, created.user));
+  async function requireAdmin(req: StackRequest): Promise<Reply | null> {
+    const caller = await verifyCaller(req);
+    if (!caller.ok) return caller.reply;
+    if (!adminRoles.has(String(caller.claims.role))) return authError(req, 403, 'not_admin', 'User not allowed');
+    return null;
   }
 
   async function route(req: StackRequest): Promise<Reply> {
+    try {
+      return await dispatch(req);
+    } catch (error) {
+      if (error instanceof OutboxError) return authError(req, 500, 'unexpected_failure', error.message);
+      throw error;
+    }
+  }
+
+  async function dispatch(req: StackRequest): Promise<Reply> {
     let body: Record<string, unknown> = {};
     try {
       const parsed = jsonBody(req);
@@ -180,28 +190,35 @@ export function createAuthService(options: AuthOptions) {
       return authError(req, 400, 'bad_json', 'Could not parse request body as JSON');
     }
     const { method, path } = req;
+    const fail = (status: number, code: string, message: string, extra?: Record<string, unknown>) => authError(req, status, code, message, extra);
     if (path === '/token' && method === 'POST') return token(req, body);
     if (path === '/user' && (method === 'GET' || method === 'PUT')) return currentUser(req, body);
     if (path === '/logout' && method === 'POST') return logout(req);
-    if (path === '/signup' && method === 'POST') return signup(req, body);
-    if (path === '/recover' && method === 'POST') {
-      log.info(`auth: a password recovery e-mail would be sent to ${String(body.email ?? '')}`);
-      return ok({});
+    if (path === '/signup' && method === 'POST') {
+      if (!options.allowSignup) return fail(422, 'signup_disabled', 'Signups not allowed for this instance');
+      return signUp(ctx, mailer, req, body, ok, fail);
     }
-    if (path === '/.well-known/jwks.json' && method === 'GET') return ok({ keys: [] });
+    if (path === '/recover' && method === 'POST') return recover(ctx, mailer, req, body, ok, fail);
+    if (path === '/verify' && method === 'POST') return verifyPost(ctx, settings.mail, body, ok, fail);
+    if (path === '/verify' && method === 'GET') return verifyGet(ctx, settings.mail, req, (r) => redirectFor(settings.mail, r), fail);
+    if (path === '/.well-known/jwks.json' && method === 'GET') {
+      const published = options.keys.signing ? [options.keys.signing.publicJwk] : [];
+      return { ...ok({ keys: published }), headers: { ...ok({}).headers, 'Cache-Control': 'public, max-age=600' } };
+    }
     if (path === '/settings' && method === 'GET') {
-      return ok({ external: { email: true }, disable_signup: !options.allowSignup, mailer_autoconfirm: true });
+      return ok({ external: { email: true }, disable_signup: !options.allowSignup, mailer_autoconfirm: settings.mail.autoconfirm });
     }
     if (path === '/health' && method === 'GET') return ok({ name: 'GoTrue', description: 'embedded local Auth' });
-    if (path.startsWith('/admin/users')) {
-      const caller = await verifyCaller(req);
-      if (!caller.ok) return caller.reply;
-      if (caller.claims.role !== 'service_role') return authError(req, 403, 'not_admin', 'User not allowed');
-      return handleAdminUsers(req, body, options.db, (status, code, message, extra) =>
-        authError(req, status, code, message, extra),
-      );
+    if (path === '/invite' || path === '/admin/generate_link' || path.startsWith('/admin/users')) {
+      const refused = await requireAdmin(req);
+      if (refused) return refused;
+      if (path === '/invite') return method === 'POST' ? invite(options.db, mailer, req, body, fail) : fail(405, 'method_not_allowed', 'Method not allowed');
+      if (path === '/admin/generate_link') {
+        return method === 'POST' ? generateLink(options.db, mailer, req, body, fail) : fail(405, 'method_not_allowed', 'Method not allowed');
+      }
+      return handleAdminUsers(req, body, options.db, fail);
     }
-    return authError(req, 404, 'not_found', 'Not found');
+    return fail(404, 'not_found', 'Not found');
   }
 
   return { route };

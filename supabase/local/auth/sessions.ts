@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
+import type { SigningKey } from '../jwt.ts';
 import { signJwt } from '../jwt.ts';
 import type { AuthSettings } from './settings.ts';
 import type { UserRow } from './users.ts';
@@ -18,7 +19,8 @@ import { findUser, userJson } from './users.ts';
 
 export type SessionContext = {
   db: Database;
-  jwtSecret: string;
+  /** The shared secret (HS256), or the asymmetric signing key. */
+  signer: string | SigningKey;
   issuer: string;
   settings: Pick<AuthSettings, 'accessTokenSeconds' | 'refreshTokenReuseSeconds' | 'sessionInactivitySeconds'>;
   now?: () => number;
@@ -28,7 +30,10 @@ function newRefreshToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-export async function accessTokenFor(ctx: SessionContext, user: UserRow, sessionId: string, signedInAt: number) {
+/** How the session was started, as GoTrue's `amr` names it. */
+export type SignInMethod = 'password' | 'otp';
+
+export async function accessTokenFor(ctx: SessionContext, user: UserRow, sessionId: string, signedInAt: number, method: SignInMethod = 'password') {
   const now = Math.floor((ctx.now?.() ?? Date.now()) / 1000);
   const expiresAt = now + ctx.settings.accessTokenSeconds;
   const token = await signJwt(
@@ -44,17 +49,24 @@ export async function accessTokenFor(ctx: SessionContext, user: UserRow, session
       user_metadata: user.raw_user_meta_data,
       role: user.role || 'authenticated',
       aal: 'aal1',
-      amr: [{ method: 'password', timestamp: signedInAt }],
+      amr: [{ method, timestamp: signedInAt }],
       session_id: sessionId,
       is_anonymous: user.is_anonymous,
     },
-    ctx.jwtSecret,
+    ctx.signer,
   );
   return { token, expiresAt };
 }
 
-async function sessionJson(ctx: SessionContext, user: UserRow, sessionId: string, refreshToken: string, signedInAt: number) {
-  const { token, expiresAt } = await accessTokenFor(ctx, user, sessionId, signedInAt);
+async function sessionJson(
+  ctx: SessionContext,
+  user: UserRow,
+  sessionId: string,
+  refreshToken: string,
+  signedInAt: number,
+  method: SignInMethod = 'password',
+) {
+  const { token, expiresAt } = await accessTokenFor(ctx, user, sessionId, signedInAt, method);
   return {
     access_token: token,
     token_type: 'bearer',
@@ -68,7 +80,7 @@ async function sessionJson(ctx: SessionContext, user: UserRow, sessionId: string
 export type SessionReply = Awaited<ReturnType<typeof sessionJson>>;
 
 /** Opens a new session for a user who just proved who they are. */
-export async function openSession(ctx: SessionContext, user: UserRow): Promise<SessionReply> {
+export async function openSession(ctx: SessionContext, user: UserRow, method: SignInMethod = 'password'): Promise<SessionReply> {
   const refreshToken = newRefreshToken();
   const sessionId = await ctx.db.transaction(async (tx) => {
     await tx.query('update auth.users set last_sign_in_at = now() where id = $1', [user.id]);
@@ -84,7 +96,7 @@ export async function openSession(ctx: SessionContext, user: UserRow): Promise<S
     return id;
   });
   const fresh = (await findUser(ctx.db, { id: user.id })) ?? user;
-  return sessionJson(ctx, fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000));
+  return sessionJson(ctx, fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000), method);
 }
 
 export type RefreshFailure =

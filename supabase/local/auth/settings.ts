@@ -1,9 +1,10 @@
 /**
- * Session and sign-in settings of the embedded Auth: the defaults of src/domain/limits.ts,
- * overridden by environment variables where set (documented in the README), and by a
- * test's options last.
+ * Session, sign-in and e-mail settings of the embedded Auth: the defaults of
+ * src/domain/limits.ts and supabase/local/service-limits.ts, overridden by environment
+ * variables where set (documented in the README), and by a test's options last.
  */
 import { authLimits } from '../../../src/domain/limits.ts';
+import { backendAuthLimits } from '../service-limits.ts';
 
 export type ThrottleSettings = {
   freeFailures: number;
@@ -13,15 +14,34 @@ export type ThrottleSettings = {
   windowMs: number;
 };
 
+export type MailSettings = {
+  /** Where the app lives: e-mail links lead back here unless they name an allowed redirect. */
+  siteUrl: string;
+  /** Further addresses (prefixes) an e-mail link may redirect to. */
+  redirectUrls: string[];
+  /** Sign-up confirms the address at once (no confirmation e-mail), as GoTrue's mailer autoconfirm. */
+  autoconfirm: boolean;
+  /** An e-mail change needs a link from the old address and one from the new (GoTrue's secure e-mail change). */
+  secureEmailChange: boolean;
+  linkSeconds: number;
+  intervalSeconds: number;
+  /** The outbox file e-mails are written to, or null to write them to the log instead. */
+  outboxFile: string | null;
+};
+
 export type AuthSettings = {
   accessTokenSeconds: number;
   refreshTokenReuseSeconds: number;
   /** 0 means sessions never end for inactivity. */
   sessionInactivitySeconds: number;
   throttle: ThrottleSettings;
+  mail: MailSettings;
 };
 
-export type AuthSettingsOverrides = Partial<Omit<AuthSettings, 'throttle'>> & { throttle?: Partial<ThrottleSettings> };
+export type AuthSettingsOverrides = Partial<Omit<AuthSettings, 'throttle' | 'mail'>> & {
+  throttle?: Partial<ThrottleSettings>;
+  mail?: Partial<MailSettings>;
+};
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
   const raw = env[name];
@@ -33,7 +53,34 @@ function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum
   return value;
 }
 
-export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): AuthSettings {
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`${name} must be true or false, not "${raw}".`);
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name]?.trim() || fallback;
+  try {
+    const parsed = new URL(raw);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+    return parsed.toString();
+  } catch {
+    throw new Error(`${name} must be an http(s) address, not "${raw}".`);
+  }
+}
+
+/** The outbox: LOCAL_SUPABASE_MAIL_OUTBOX, `log` for the log, else `mail-outbox.jsonl` in the data folder (when there is one). */
+function outbox(env: NodeJS.ProcessEnv, dataDir: string | undefined): string | null {
+  const raw = env.LOCAL_SUPABASE_MAIL_OUTBOX?.trim();
+  if (raw === 'log') return null;
+  if (raw) return raw;
+  return dataDir ? `${dataDir.replace(/\/+$/, '')}/mail-outbox.jsonl` : null;
+}
+
+export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDir?: string): AuthSettings {
   return {
     accessTokenSeconds: seconds(env, 'LOCAL_SUPABASE_JWT_EXPIRY', authLimits.accessTokenSeconds, 1),
     refreshTokenReuseSeconds: seconds(env, 'LOCAL_SUPABASE_REFRESH_TOKEN_REUSE_INTERVAL', authLimits.refreshTokenReuseSeconds, 0),
@@ -45,10 +92,28 @@ export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): AuthS
       addressFailures: authLimits.signInAddressFailures,
       windowMs: authLimits.signInWindowMs,
     },
+    mail: {
+      siteUrl: url(env, 'LOCAL_SUPABASE_SITE_URL', 'http://localhost:4173'),
+      redirectUrls: (env.LOCAL_SUPABASE_REDIRECT_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
+      autoconfirm: flag(env, 'LOCAL_SUPABASE_MAILER_AUTOCONFIRM', true),
+      secureEmailChange: flag(env, 'LOCAL_SUPABASE_SECURE_EMAIL_CHANGE', true),
+      linkSeconds: seconds(env, 'LOCAL_SUPABASE_MAILER_OTP_EXP', backendAuthLimits.emailLinkSeconds, 60),
+      intervalSeconds: seconds(env, 'LOCAL_SUPABASE_EMAIL_MAX_FREQUENCY', backendAuthLimits.emailIntervalSeconds, 0),
+      outboxFile: outbox(env, dataDir),
+    },
   };
 }
 
-export function resolveAuthSettings(overrides: AuthSettingsOverrides = {}, env: NodeJS.ProcessEnv = process.env): AuthSettings {
-  const base = authSettingsFromEnv(env);
-  return { ...base, ...overrides, throttle: { ...base.throttle, ...overrides.throttle } };
+export function resolveAuthSettings(
+  overrides: AuthSettingsOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+  dataDir?: string,
+): AuthSettings {
+  const base = authSettingsFromEnv(env, dataDir);
+  return {
+    ...base,
+    ...overrides,
+    throttle: { ...base.throttle, ...overrides.throttle },
+    mail: { ...base.mail, ...overrides.mail },
+  };
 }

@@ -1,11 +1,25 @@
 /**
- * auth.users as the Auth API shows it: the stored row, and the JSON a client receives.
- * Rows are read as jsonb so timestamps look the same on PGlite and PostgreSQL.
+ * auth.users as the Auth API shows it: the stored row with its identities, and the JSON
+ * a client receives (GoTrue's User model). Rows are read as jsonb so timestamps look the
+ * same on PGlite and PostgreSQL. E-mail addresses must pass both the product's rule
+ * (src/domain/credentials.ts) and GoTrue's format check, with GoTrue's messages.
  */
 import { metadataTooLarge, normaliseEmail, passwordProblem } from '../../../src/domain/credentials.ts';
 import { authLimits } from '../../../src/domain/limits.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { hashPassword } from './passwords.ts';
+
+export type IdentityRow = {
+  id: string;
+  provider_id: string;
+  user_id: string;
+  identity_data: Record<string, unknown>;
+  provider: string;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+  email: string | null;
+};
 
 export type UserRow = {
   id: string;
@@ -15,6 +29,16 @@ export type UserRow = {
   phone: string | null;
   encrypted_password: string | null;
   email_confirmed_at: string | null;
+  invited_at: string | null;
+  confirmation_token: string | null;
+  confirmation_sent_at: string | null;
+  recovery_token: string | null;
+  recovery_sent_at: string | null;
+  email_change: string | null;
+  email_change_token_new: string | null;
+  email_change_token_current: string | null;
+  email_change_sent_at: string | null;
+  email_change_confirm_status: number | null;
   last_sign_in_at: string | null;
   raw_app_meta_data: Record<string, unknown>;
   raw_user_meta_data: Record<string, unknown>;
@@ -23,18 +47,37 @@ export type UserRow = {
   banned_until: string | null;
   deleted_at: string | null;
   is_anonymous: boolean;
+  identities: IdentityRow[];
 };
+
+/** A user row with its identities, as jsonb text-free JSON. */
+export const userSelect = `to_jsonb(u) || jsonb_build_object('identities', coalesce(
+  (select jsonb_agg(to_jsonb(i) order by i.created_at, i.id) from auth.identities i where i.user_id = u.id), '[]'::jsonb))`;
 
 export async function findUser(db: Queryable, by: { id: string } | { email: string }): Promise<UserRow | null> {
   const { rows } = await db.query<{ u: UserRow | string }>(
     'id' in by
-      ? 'select to_jsonb(u) as u from auth.users u where u.id = $1::uuid and u.deleted_at is null'
-      : 'select to_jsonb(u) as u from auth.users u where lower(u.email) = lower($1) and u.deleted_at is null',
+      ? `select ${userSelect} as u from auth.users u where u.id = $1::uuid and u.deleted_at is null`
+      : `select ${userSelect} as u from auth.users u where lower(u.email) = lower($1) and u.deleted_at is null`,
     ['id' in by ? by.id : by.email],
   );
   const value = rows[0]?.u;
   if (!value) return null;
   return typeof value === 'string' ? (JSON.parse(value) as UserRow) : value;
+}
+
+function identityJson(identity: IdentityRow) {
+  return {
+    identity_id: identity.id,
+    id: identity.provider_id,
+    user_id: identity.user_id,
+    identity_data: identity.identity_data,
+    provider: identity.provider,
+    last_sign_in_at: identity.last_sign_in_at ?? undefined,
+    created_at: identity.created_at,
+    updated_at: identity.updated_at,
+    email: identity.email ?? undefined,
+  };
 }
 
 export function userJson(user: UserRow) {
@@ -44,14 +87,20 @@ export function userJson(user: UserRow) {
     role: user.role,
     email: user.email ?? '',
     email_confirmed_at: user.email_confirmed_at,
+    invited_at: user.invited_at ?? undefined,
     phone: user.phone ?? '',
+    confirmation_sent_at: user.confirmation_sent_at ?? undefined,
     confirmed_at: user.email_confirmed_at,
+    recovery_sent_at: user.recovery_sent_at ?? undefined,
+    new_email: user.email_change || undefined,
+    email_change_sent_at: user.email_change ? (user.email_change_sent_at ?? undefined) : undefined,
     last_sign_in_at: user.last_sign_in_at,
     app_metadata: user.raw_app_meta_data,
     user_metadata: user.raw_user_meta_data,
-    identities: [],
+    identities: (user.identities ?? []).map(identityJson),
     created_at: user.created_at,
     updated_at: user.updated_at,
+    banned_until: user.banned_until ?? undefined,
     is_anonymous: user.is_anonymous,
   };
 }
@@ -77,21 +126,26 @@ export type CreateUserInput = {
   email_confirm?: unknown;
   user_metadata?: unknown;
   app_metadata?: unknown;
+  /** An invited user: no password, `invited_at` set. */
+  invited?: boolean;
 };
 
 export type AuthFailure = { ok: false; status: number; code: string; message: string; extra?: Record<string, unknown> };
 
-const invalidEmail: AuthFailure = {
-  ok: false,
-  status: 400,
-  code: 'validation_failed',
-  message: 'Unable to validate email address: invalid format',
-};
+const failure = (status: number, code: string, message: string): AuthFailure => ({ ok: false, status, code, message });
 
-/** The e-mail as stored and looked up (see normaliseEmail), or the reply refusing it. */
+/** GoTrue's format check (badoux/checkmail's pattern): ASCII local part, dotted labels of letters, digits and dashes. */
+const gotrueFormat = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/** The e-mail as stored and looked up (see normaliseEmail), or GoTrue's refusal of it (validateEmail in mail.go). */
 export function checkEmail(raw: unknown): { ok: true; email: string } | AuthFailure {
+  if (raw === undefined || raw === null || raw === '') return failure(400, 'validation_failed', 'An email address is required');
+  if (typeof raw === 'string' && raw.length > 255) return failure(400, 'validation_failed', 'An email address is too long');
   const checked = normaliseEmail(raw);
-  return checked.ok ? checked : invalidEmail;
+  if (!checked.ok || !gotrueFormat.test(checked.email)) {
+    return failure(400, 'validation_failed', 'Unable to validate email address: invalid format');
+  }
+  return checked;
 }
 
 /** GoTrue's weak_password reply, with its reasons; null when the password is acceptable or absent. */
@@ -110,18 +164,15 @@ export function checkPassword(password: unknown): AuthFailure | null {
 
 export function checkMetadataSize(metadata: unknown): AuthFailure | null {
   if (!metadataTooLarge(metadata)) return null;
-  return {
-    ok: false,
-    status: 400,
-    code: 'validation_failed',
-    message: `User metadata cannot be larger than ${authLimits.userMetadataBytes} bytes`,
-  };
+  return failure(400, 'validation_failed', `User metadata cannot be larger than ${authLimits.userMetadataBytes} bytes`);
 }
 
-export async function createUser(
-  db: Database,
-  input: CreateUserInput,
-): Promise<{ ok: true; user: UserRow } | AuthFailure> {
+/** GoTrue's DuplicateEmailMsg. */
+export const duplicateEmail = (): AuthFailure =>
+  failure(422, 'email_exists', 'A user with this email address has already been registered');
+
+/** Creates a user and its e-mail identity (GoTrue's identity_data: sub, email, email_verified, phone_verified). */
+export async function createUser(db: Database, input: CreateUserInput): Promise<{ ok: true; user: UserRow } | AuthFailure> {
   const checked = checkEmail(input.email);
   if (!checked.ok) return checked;
   const { email } = checked;
@@ -132,29 +183,24 @@ export async function createUser(
   const appMetadata = mergeMetadata({ provider: 'email', providers: ['email'] }, input.app_metadata);
   const tooLarge = checkMetadataSize(userMetadata) ?? checkMetadataSize(appMetadata);
   if (tooLarge) return tooLarge;
-  if (await findUser(db, { email })) {
-    return {
-      ok: false,
-      status: 422,
-      code: 'email_exists',
-      message: 'A user with this email address has already been registered',
-    };
-  }
+  if (await findUser(db, { email })) return duplicateEmail();
   const hash = typeof input.password === 'string' ? await hashPassword(input.password) : null;
+  const confirmed = input.email_confirm === true;
   const id = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(
-      `insert into auth.users (instance_id, aud, role, email, encrypted_password, email_confirmed_at,
+      `insert into auth.users (instance_id, aud, role, email, encrypted_password, email_confirmed_at, invited_at,
          raw_app_meta_data, raw_user_meta_data)
        values ('00000000-0000-0000-0000-000000000000', 'authenticated', 'authenticated', $1, $2,
-         case when $3 then now() end, $4::jsonb, $5::jsonb)
+         case when $3 then now() end, case when $6 then now() end, $4::jsonb, $5::jsonb)
        returning id::text`,
-      [email, hash, input.email_confirm === true, JSON.stringify(appMetadata), JSON.stringify(userMetadata)],
+      [email, hash, confirmed, JSON.stringify(appMetadata), JSON.stringify(userMetadata), input.invited === true],
     );
     const userId = rows[0]?.id as string;
     await tx.query(
       `insert into auth.identities (provider_id, user_id, identity_data, provider)
-       values ($1::text, $2::uuid, jsonb_build_object('sub', $1::text, 'email', $3::text), 'email')`,
-      [userId, userId, email],
+       values ($1::text, $2::uuid, jsonb_build_object('sub', $1::text, 'email', $3::text, 'email_verified', $4::boolean,
+         'phone_verified', false), 'email')`,
+      [userId, userId, email, confirmed],
     );
     return userId;
   });

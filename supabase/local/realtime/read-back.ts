@@ -2,7 +2,7 @@
 import type { Database } from '../db/database.ts';
 import type { JwtClaims } from '../jwt.ts';
 import { log } from '../logger.ts';
-import { ident } from '../rest/sql-builder.ts';
+import { ident } from '../rest/sql-fragments.ts';
 
 export type ChangedRow = { schema: string; table: string; key: Record<string, unknown> };
 

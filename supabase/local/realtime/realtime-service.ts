@@ -17,7 +17,7 @@ import { WebSocketServer } from 'ws';
 import { serviceLimits } from '../../../src/domain/limits.ts';
 import { addressGroup } from '../auth/address-group.ts';
 import type { Database } from '../db/database.ts';
-import type { JwtClaims } from '../jwt.ts';
+import type { JwtClaims, JwtKeys } from '../jwt.ts';
 import { verifyJwt } from '../jwt.ts';
 import { log } from '../logger.ts';
 import { requestTarget } from '../request-boundary.ts';
@@ -45,7 +45,8 @@ type Change = DeletedRow & { type: string; commit_timestamp: string; old?: Recor
 
 export type RealtimeOptions = {
   db: Database;
-  jwtSecret: string;
+  /** The shared secret, or the secret and the signing key (config.ts verificationKeys). */
+  jwtSecret: string | JwtKeys;
   schema: () => SchemaCache;
   channelsPerConnection?: number;
   connectionsPerAddress?: number;

@@ -7,7 +7,8 @@ export class RestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: string | null = null,
+    /** A sentence, or (for an ambiguous embed) the list of candidate relationships. */
+    readonly details: unknown = null,
     readonly hint: string | null = null,
     readonly headers: Record<string, string> = {},
   ) {
@@ -25,6 +26,10 @@ export class RestError extends Error {
 
 export const parseError = (what: string, detail: string) =>
   new RestError(400, 'PGRST100', `"failed to parse ${what}"`, detail);
+
+/** PostgREST's 400 for a request shape it understands but will not serve (a cost limit, an unknown cast). */
+export const refuse = (message: string, details: string | null = null, hint: string | null = null) =>
+  new RestError(400, 'PGRST100', message, details, hint);
 
 /**
  * PostgREST's mapping of a Postgres SQLSTATE to an HTTP status, but for the conditions

@@ -1,86 +1,146 @@
 /**
- * `/rest/v1/rpc/<fn>`: calls a function of the public schema with named arguments from
- * the JSON body (POST) or the query string (GET, read-only). Argument types come from
- * the catalog, never from the request.
+ * `/rest/v1/rpc/<fn>`: calls a function of the selected schema, as PostgREST 12 does
+ * (Plan.hs callReadPlan, QueryBuilder callPlanToQuery). Arguments come from the JSON
+ * body (POST) or the query string's parameters that are not filters (GET); they travel
+ * as one JSON parameter that json_to_record turns into the declared argument types. The
+ * call runs once, as a CTE, and a function returning rows is then read like a table:
+ * select, filters, order, limit, embeds and `Prefer: count=...` all apply. GET runs
+ * read-only, and so does POST of a stable or immutable function.
  */
-import type { ServiceLimits } from '../../../src/domain/limits.ts';
-import type { Queryable } from '../db/database.ts';
 import type { Reply } from '../http.ts';
-import type { StackRequest } from '../request.ts';
-import { header } from '../request.ts';
 import { RestError } from './errors.ts';
 import { restJsonBody } from './json-body.ts';
-import type { DbFunction, SchemaCache } from './schema-cache.ts';
-import { ident, SqlParams } from './sql-builder.ts';
+import { appliedHeader } from './prefer.ts';
+import { executeRead, prepareRead, readReply } from './read.ts';
+import type { RequestContext } from './request-context.ts';
+import { contentHeaders, contentRange } from './request-context.ts';
+import type { QueryShape } from './request-shape.ts';
+import type { DbFunction, Table } from './schema-cache.ts';
+import { ident, SqlParams } from './sql-fragments.ts';
+import { runStatement } from './statement.ts';
 
-type RunInRole = <T>(readOnly: boolean, work: (tx: Queryable) => Promise<T>) => Promise<T>;
+type Call = { fn: DbFunction; args: Record<string, unknown>; wholeBody: boolean };
 
-function argumentsOf(req: StackRequest, maxParameters: number): Record<string, unknown> {
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    const entries = [...req.url.searchParams.entries()];
-    if (entries.length > maxParameters) throw new RestError(400, 'PGRST100', 'Too many query parameters');
-    return Object.fromEntries(entries);
-  }
-  if (req.method !== 'POST') throw new RestError(405, 'PGRST101', 'Only GET and POST can call functions');
-  const parsed = restJsonBody(req) ?? {};
+function argumentsOf(ctx: RequestContext, shape: QueryShape): Record<string, unknown> {
+  if (ctx.req.method !== 'POST') return Object.fromEntries(shape.args);
+  const parsed = restJsonBody(ctx.req) ?? {};
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'Function arguments must be one JSON object');
   }
   return parsed as Record<string, unknown>;
 }
 
-function pick(candidates: DbFunction[] | undefined, name: string, given: string[]): DbFunction {
-  const match = candidates?.find((fn) => {
+/** PostgREST's findProc: the overload whose named parameters the keys fit; else one taking the whole JSON body. */
+function pick(ctx: RequestContext, name: string, args: Record<string, unknown>): Call {
+  const keys = Object.keys(args);
+  const candidates = ctx.cache.bySchema.get(ctx.schema)?.functions.get(name) ?? [];
+  const fits = (fn: DbFunction) => {
+    if (fn.args.length === 0) return keys.length === 0;
     const names = new Set(fn.args.map((a) => a.name));
-    return given.every((g) => names.has(g)) && fn.args.every((a) => a.hasDefault || given.includes(a.name));
-  });
-  if (!match) {
-    throw new RestError(
-      404,
-      'PGRST202',
-      `Could not find the function public.${name}(${[...given].sort().join(', ')}) in the schema cache`,
-    );
+    return keys.every((k) => names.has(k)) && fn.args.every((a) => a.hasDefault || keys.includes(a.name));
+  };
+  const named = candidates.filter(fits);
+  const single = candidates.filter((fn) => ctx.req.method === 'POST' && fn.args.length === 1 && fn.args[0]?.name === '' &&
+    (fn.args[0]?.type === 'json' || fn.args[0]?.type === 'jsonb'));
+  const found = named.length ? named : single;
+  if (found.length > 1) {
+    const list = found.map((fn) => `${fn.schema}.${fn.name}(${fn.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ');
+    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${list}`, null,
+      'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
   }
-  return match;
+  const fn = found[0];
+  if (!fn) {
+    const sorted = [...keys].sort();
+    const given = sorted.length ? `(${sorted.join(', ')})` : ' without parameters';
+    const searched = sorted.length ? ` with parameter${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')}` : ' without parameters';
+    throw new RestError(404, 'PGRST202', `Could not find the function ${ctx.schema}.${name}${given} in the schema cache`,
+      `Searched for the function ${ctx.schema}.${name}${searched}${ctx.req.method === 'POST' ? ' or with a single unnamed json/jsonb parameter' : ''}, ` +
+        'but no matches were found in the schema cache.');
+  }
+  return { fn, args, wholeBody: !named.length };
 }
 
-function sqlValue(value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+/** The FROM items that call the function, its result aliased `pgrst_fn`. */
+function callFrom(call: Call, params: SqlParams, scalar: boolean): string {
+  const { fn } = call;
+  const ref = `${ident(fn.schema)}.${ident(fn.name)}`;
+  const result = scalar ? `(SELECT ${ref}(%ARGS%) AS pgrst_scalar) AS pgrst_fn` : `${ref}(%ARGS%) AS pgrst_fn`;
+  if (call.wholeBody) return result.replace('%ARGS%', `${params.add(JSON.stringify(call.args))}::${fn.args[0]?.type}`);
+  const given = fn.args.filter((a) => a.name in call.args);
+  if (given.length === 0) return result.replace('%ARGS%', '');
+  const body = `json_to_record(${params.add(JSON.stringify(call.args))}::json) AS pgrst_body(${given.map((a) => `${ident(a.name)} ${a.type}`).join(', ')})`;
+  const passed = given.map((a) => `${a.variadic ? 'VARIADIC ' : ''}${ident(a.name)} => pgrst_body.${ident(a.name)}`).join(', ');
+  return `${body} CROSS JOIN LATERAL ${result.replace('%ARGS%', passed)}`;
 }
 
-export async function callFunction(
-  req: StackRequest,
-  name: string,
-  schema: SchemaCache,
-  limits: Pick<ServiceLimits, 'maxRowsPerRead' | 'maxQueryParameters'>,
-  inRole: RunInRole,
-): Promise<Reply> {
-  const args = argumentsOf(req, limits.maxQueryParameters);
-  const fn = pick(schema.functions.get(name), name, Object.keys(args));
+/** The rows a row-returning function yields, as a table: its table type, or its OUT columns. */
+function resultTable(ctx: RequestContext, fn: DbFunction): Table {
+  const returned = fn.returnsTable && ctx.cache.bySchema.get(fn.returnsTable.schema)?.tables.get(fn.returnsTable.name);
+  if (returned) return returned;
+  return {
+    schema: fn.schema,
+    name: fn.name,
+    columns: new Map(fn.outColumns.map((c) => [c.name, c])),
+    columnOrder: fn.outColumns.map((c) => c.name),
+    primaryKey: [],
+    uniqueKeys: [],
+    isView: false,
+  };
+}
+
+function checkMaxAffected(ctx: RequestContext, n: number): void {
+  const { prefs } = ctx;
+  if (prefs.handling === 'strict' && prefs.maxAffected !== undefined && n > prefs.maxAffected) {
+    throw new RestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${n} rows`);
+  }
+}
+
+/** A function returning one value, a set of values, or nothing. */
+async function callScalar(ctx: RequestContext, call: Call, readOnly: boolean): Promise<Reply> {
+  const { fn } = call;
   const params = new SqlParams();
-  const list = fn.args
-    .filter((a) => a.name in args)
-    .map((a) => `${ident(a.name)} => ${params.add(sqlValue(args[a.name]))}::${a.type}`)
-    .join(', ');
-  const call = `"public".${ident(fn.name)}(${list})`;
-  // A set-returning function's rows are cut at maxRowsPerRead, as a table read's are.
-  const sql = fn.returnsSet
-    ? `select coalesce(json_agg(r), '[]'::json)::text as body from (select * from ${call} limit ${params.add(limits.maxRowsPerRead)}) r`
-    : fn.returnsRows
-      ? `select row_to_json(r)::text as body from ${call} r`
-      : `select to_json(${call})::text as body`;
-  const readOnly = req.method === 'GET' || req.method === 'HEAD';
-  const text = await inRole(readOnly, async (tx) => (await tx.query<{ body: string | null }>(sql, params.values)).rows[0]?.body);
-  if (fn.returnsVoid) return { status: 204, headers: {} };
-  let body = text ?? 'null';
-  if ((header(req, 'accept') ?? '').includes('application/vnd.pgrst.object+json') && fn.returnsSet) {
-    const rows = JSON.parse(body) as unknown[];
-    if (rows.length !== 1) {
-      throw new RestError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${rows.length} rows`);
-    }
-    body = JSON.stringify(rows[0]);
+  const from = callFrom(call, params, true);
+  const limit = fn.returnsSet ? ` LIMIT ${params.add(ctx.limits.maxRowsPerRead)}` : '';
+  const body = fn.returnsSet ? `coalesce(json_agg(r.pgrst_scalar), '[]')` : `coalesce(json_agg(r.pgrst_scalar)->0, 'null')`;
+  const sql = `SELECT null::text AS total, count(*)::text AS n, ${body}::text AS body, null::text AS inserted ` +
+    `FROM (SELECT pgrst_fn.pgrst_scalar FROM ${from}${limit}) r`;
+  const result = await ctx.run(readOnly, async (tx) => {
+    const outcome = await runStatement(tx, sql, params.values);
+    checkMaxAffected(ctx, outcome.n);
+    return outcome;
+  });
+  const applied = appliedHeader(ctx.prefs, 'rpc');
+  if (fn.returnsVoid) return { status: 204, headers: { 'Content-Range': contentRange(0, result.n - 1, undefined), ...applied } };
+  return {
+    status: 200,
+    headers: { ...contentHeaders(ctx), 'Content-Range': contentRange(0, result.n - 1, undefined), ...applied },
+    body: result.body ?? 'null',
+  };
+}
+
+export async function handleRpc(ctx: RequestContext, name: string, shape: QueryShape): Promise<Reply> {
+  const { method } = ctx.req;
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+    throw new RestError(405, 'PGRST101', `Cannot use the ${method} method on RPC`);
   }
-  return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body };
+  const call = pick(ctx, name, argumentsOf(ctx, shape));
+  const readOnly = method !== 'POST' || call.fn.volatility !== 'v';
+  if (!call.fn.returnsRows) return callScalar(ctx, call, readOnly);
+  const table = resultTable(ctx, call.fn);
+  const singleRow = !call.fn.returnsSet;
+  const prepared = prepareRead(
+    ctx,
+    { table, from: 'pgrst_call AS pgrst_t0', alias: 'pgrst_t0' },
+    shape,
+    (params) => [`pgrst_call AS (SELECT pgrst_fn.* FROM ${callFrom(call, params, false)})`],
+  );
+  const result = await ctx.run(readOnly, async (tx) => {
+    const outcome = await executeRead(ctx, tx, prepared);
+    if ('n' in outcome) {
+      checkMaxAffected(ctx, outcome.n);
+      if (singleRow && ctx.media.kind === 'array') outcome.body = JSON.stringify((JSON.parse(outcome.body ?? '[]') as unknown[])[0] ?? null);
+    }
+    return outcome;
+  });
+  return readReply(ctx, result, prepared.offset, 'rpc');
 }

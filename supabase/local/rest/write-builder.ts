@@ -1,15 +1,19 @@
 /**
- * INSERT (and upsert), UPDATE and DELETE statements. The request body travels as one
- * JSON parameter and Postgres converts it to the table's row type
- * (json_populate_recordset), so values are typed by the columns they land in, exactly
- * once, by the database. The written rows come back through the same select list as a
- * read, so `insert().select('*, embed(...)')` works.
+ * INSERT (and upsert), UPDATE and DELETE as common table expressions ending in
+ * `pgrst_w`, the rows written, which the statement then reads like a table (so
+ * `insert().select('*, embed(...)')` works). The body travels as one JSON parameter and
+ * Postgres converts it to the table's row type (json_populate_record[set]), so values are
+ * typed by the columns they land in, once, by the database. Rows come back only when a
+ * representation is wanted (`RETURNING 1` otherwise, which needs no SELECT right), as in
+ * PostgREST 12's QueryBuilder: an upsert sets every column it was sent, the conflict
+ * target included, so a body holding only the key still returns its row; it counts the
+ * rows it inserted in `pgrst.inserted`, as PostgREST does, to answer 200 or 201.
  */
 import { RestError } from './errors.ts';
-import type { Condition, SelectItem } from './grammar.ts';
-import type { SchemaCache, Table } from './schema-cache.ts';
-import type { EmbedOptions } from './sql-builder.ts';
-import { columnOf, ident, SqlBuilder, SqlParams, tableRef } from './sql-builder.ts';
+import type { Condition, OrderTerm } from './grammar/types.ts';
+import type { Table } from './schema-cache.ts';
+import type { SqlParams } from './sql-fragments.ts';
+import { checkColumn, conditionSql, fieldSql, ident, tableRef } from './sql-fragments.ts';
 
 export type InsertPlan = {
   rows: Array<Record<string, unknown>>;
@@ -20,13 +24,12 @@ export type InsertPlan = {
   missingDefault: boolean;
 };
 
-export type Returning = { select: SelectItem[]; embeds: Map<string, EmbedOptions>; embeddedRowBudget?: number };
+export type WriteCtes = { ctes: string[]; countsInserted: boolean };
 
-function returningSql(builder: SqlBuilder, table: Table, returning: Returning): string {
-  const alias = builder.nextAlias();
-  const list = builder.selectList(returning.select, table, alias, []);
-  return `select coalesce(json_agg(r), '[]'::json)::text as body, count(*)::text as n from (select ${list} from w ${alias}) r`;
-}
+const target = 'pgrst_target';
+const returning = (all: boolean) => (all ? `RETURNING ${target}.*` : 'RETURNING 1');
+const counter = (add: boolean) =>
+  `set_config('pgrst.inserted', (coalesce(nullif(current_setting('pgrst.inserted', true), '')::int, 0) ${add ? '+' : '-'} 1)::text, true) <> '${add ? '0' : '-1'}'`;
 
 function checkColumns(table: Table, names: Iterable<string>): void {
   for (const name of names) {
@@ -36,12 +39,17 @@ function checkColumns(table: Table, names: Iterable<string>): void {
   }
 }
 
-export function buildInsert(cache: SchemaCache, table: Table, plan: InsertPlan, returning: Returning) {
-  const params = new SqlParams();
-  const builder = new SqlBuilder(cache, params, returning.embeds, returning.embeddedRowBudget);
+/** The conflict target of an upsert: `on_conflict=`, else the primary key; none means a plain insert. */
+export function conflictTarget(table: Table, plan: InsertPlan): string[] {
+  if (!plan.resolution) return [];
+  const columns = plan.onConflict ?? table.primaryKey;
+  columns.forEach((name) => checkColumn(table, name));
+  return columns;
+}
+
+export function insertCtes(table: Table, plan: InsertPlan, params: SqlParams, returnAll: boolean): WriteCtes {
   const union = plan.columns ?? [...new Set(plan.rows.flatMap((row) => Object.keys(row)))];
   checkColumns(table, union);
-
   // With missing=default a column absent from a row takes its default, so rows are
   // grouped by the keys they carry and each group inserts only those columns.
   const groups = new Map<string, { columns: string[]; rows: Array<Record<string, unknown>> }>();
@@ -52,70 +60,95 @@ export function buildInsert(cache: SchemaCache, table: Table, plan: InsertPlan, 
     group.rows.push(row);
     groups.set(key, group);
   }
-
-  let conflict = '';
-  if (plan.resolution) {
-    const target = plan.onConflict ?? table.primaryKey;
-    if (target.length === 0) throw new RestError(400, 'PGRST100', `'${table.name}' has no key to resolve conflicts on`);
-    target.forEach((name) => columnOf(table, name));
-    conflict = ` on conflict (${target.map(ident).join(', ')})`;
-  }
-
+  const conflict = conflictTarget(table, plan);
+  const merge = plan.resolution === 'merge-duplicates' && conflict.length > 0;
   const ctes = [...groups.values()].map((group, i) => {
-    let onConflict = conflict;
-    if (plan.resolution) {
-      const updates = group.columns.filter((c) => !(plan.onConflict ?? table.primaryKey).includes(c));
-      onConflict +=
-        plan.resolution === 'merge-duplicates' && updates.length
-          ? ` do update set ${updates.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ')}`
-          : ' do nothing';
-    }
     const rowsJson = params.add(JSON.stringify(group.rows));
-    // A group with no columns ({} rows) inserts rows of defaults only.
-    const insert = group.columns.length
-      ? `insert into ${tableRef(table)} (${group.columns.map(ident).join(', ')}) ` +
-        `select ${group.columns.map(ident).join(', ')} from json_populate_recordset(null::${tableRef(table)}, ${rowsJson}::json)`
-      : `insert into ${tableRef(table)} select from json_array_elements(${rowsJson}::json)`;
-    return `w${i} as (${insert}${onConflict} returning *)`;
+    const cols = group.columns.map(ident).join(', ');
+    const where = merge ? ` WHERE ${counter(true)}` : '';
+    let insert = group.columns.length
+      ? `INSERT INTO ${tableRef(table)} AS ${target} (${cols}) SELECT ${cols} FROM json_populate_recordset(null::${tableRef(table)}, ${rowsJson}::json)${where}`
+      : `INSERT INTO ${tableRef(table)} AS ${target} SELECT FROM json_array_elements(${rowsJson}::json)${where}`;
+    if (conflict.length) {
+      insert += ` ON CONFLICT (${conflict.map(ident).join(', ')})`;
+      insert += merge && group.columns.length
+        ? ` DO UPDATE SET ${group.columns.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')} WHERE ${counter(false)}`
+        : ' DO NOTHING';
+    }
+    return `pgrst_w${i} AS (${insert} ${returning(returnAll)})`;
   });
-  if (ctes.length === 0) return null;
-  const written = ctes.map((_, i) => `select * from w${i}`).join(' union all ');
-  const sql = `with ${ctes.join(', ')}, w as (${written}) ${returningSql(builder, table, returning)}`;
-  return { sql, params: params.values };
+  const written = ctes.map((_, i) => `SELECT * FROM pgrst_w${i}`).join(' UNION ALL ');
+  return { ctes: [...ctes, `pgrst_w AS (${written})`], countsInserted: merge };
 }
 
-export function buildUpdate(
-  cache: SchemaCache,
+export type Range = { limit?: number; offset?: number; order: OrderTerm[] };
+
+/**
+ * The rows a limited UPDATE or DELETE touches (`limit` with an `order` on unique
+ * columns), picked as PostgREST does: by the order columns' values.
+ */
+function limitedRows(table: Table, conditions: Condition[], range: Range, params: SqlParams): { cte: string; match: string } | null {
+  if (range.limit === undefined && !range.offset) return null;
+  if (range.order.length === 0) {
+    throw new RestError(400, 'PGRST109', "A 'limit' was applied without an explicit 'order'", null, "Apply an 'order' using unique column(s)");
+  }
+  const columns = range.order.map((o) => o.field.name);
+  const order = range.order
+    .map((o) => `${fieldSql(table, 'pgrst_pick', o.field, params)}${o.descending ? ' DESC' : o.descending === false ? ' ASC' : ''}${o.nulls ? ` NULLS ${o.nulls.toUpperCase()}` : ''}`)
+    .join(', ');
+  const pick =
+    `SELECT ${columns.map((c) => `pgrst_pick.${ident(c)}`).join(', ')} FROM ${tableRef(table)} AS pgrst_pick` +
+    `${whereSql(table, conditions, params, 'pgrst_pick')} ORDER BY ${order}` +
+    `${range.limit !== undefined ? ` LIMIT ${params.add(range.limit)}` : ''}${range.offset ? ` OFFSET ${params.add(range.offset)}` : ''}`;
+  return {
+    cte: `pgrst_affected AS (${pick})`,
+    match: columns.map((c) => `${target}.${ident(c)} = pgrst_affected.${ident(c)}`).join(' AND '),
+  };
+}
+
+function whereSql(table: Table, conditions: Condition[], params: SqlParams, alias = target): string {
+  const parts = conditions.map((c) => conditionSql(c, table, alias, params));
+  return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';
+}
+
+export function updateCtes(
   table: Table,
   change: Record<string, unknown>,
-  conditions: Condition[],
-  returning: Returning,
-) {
-  const columns = Object.keys(change);
+  options: { conditions: Condition[]; columns?: string[]; missingDefault: boolean; range: Range },
+  params: SqlParams,
+  returnAll: boolean,
+): WriteCtes {
+  const columns = options.columns ?? Object.keys(change);
   checkColumns(table, columns);
-  const params = new SqlParams();
-  const builder = new SqlBuilder(cache, params, returning.embeds, returning.embeddedRowBudget);
-  const alias = builder.nextAlias();
-  let write: string;
-  if (columns.length) {
-    const body = params.add(JSON.stringify(change));
-    const sets = columns.map((c) => `${ident(c)} = s.${ident(c)}`).join(', ');
-    write =
-      `update ${tableRef(table)} ${alias} set ${sets} ` +
-      `from json_populate_record(null::${tableRef(table)}, ${body}::json) s` +
-      `${builder.where(conditions, table, alias)} returning ${alias}.*`;
-  } else {
-    // An empty change changes nothing; answer with the rows it would have touched.
-    write = `select ${alias}.* from ${tableRef(table)} ${alias}${builder.where(conditions, table, alias)}`;
+  // An empty change changes nothing and answers no rows, as PostgREST's `WHERE false`.
+  if (columns.length === 0) return { ctes: [`pgrst_w AS (SELECT * FROM ${tableRef(table)} WHERE false)`], countsInserted: false };
+  const body = params.add(JSON.stringify(change));
+  const sets = columns
+    .map((c) => (options.missingDefault && !(c in change) ? `${ident(c)} = DEFAULT` : `${ident(c)} = pgrst_body.${ident(c)}`))
+    .join(', ');
+  const limited = limitedRows(table, options.conditions, options.range, params);
+  const from = `json_populate_record(null::${tableRef(table)}, ${body}::json) AS pgrst_body`;
+  if (limited) {
+    return {
+      ctes: [limited.cte, `pgrst_w AS (UPDATE ${tableRef(table)} AS ${target} SET ${sets} FROM ${from}, pgrst_affected WHERE ${limited.match} ${returning(returnAll)})`],
+      countsInserted: false,
+    };
   }
-  return { sql: `with w as (${write}) ${returningSql(builder, table, returning)}`, params: params.values };
+  const where = whereSql(table, options.conditions, params);
+  return {
+    ctes: [`pgrst_w AS (UPDATE ${tableRef(table)} AS ${target} SET ${sets} FROM ${from}${where} ${returning(returnAll)})`],
+    countsInserted: false,
+  };
 }
 
-export function buildDelete(cache: SchemaCache, table: Table, conditions: Condition[], returning: Returning) {
-  const params = new SqlParams();
-  const builder = new SqlBuilder(cache, params, returning.embeds, returning.embeddedRowBudget);
-  const alias = builder.nextAlias();
-  const where = builder.where(conditions, table, alias);
-  const sql = `with w as (delete from ${tableRef(table)} ${alias}${where} returning ${alias}.*) ${returningSql(builder, table, returning)}`;
-  return { sql, params: params.values };
+export function deleteCtes(table: Table, conditions: Condition[], range: Range, params: SqlParams, returnAll: boolean): WriteCtes {
+  const limited = limitedRows(table, conditions, range, params);
+  if (limited) {
+    return {
+      ctes: [limited.cte, `pgrst_w AS (DELETE FROM ${tableRef(table)} AS ${target} USING pgrst_affected WHERE ${limited.match} ${returning(returnAll)})`],
+      countsInserted: false,
+    };
+  }
+  const where = whereSql(table, conditions, params);
+  return { ctes: [`pgrst_w AS (DELETE FROM ${tableRef(table)} AS ${target}${where} ${returning(returnAll)})`], countsInserted: false };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serviceLimits } from '../../../src/domain/limits.ts';
 import { requestTarget } from '../../../supabase/local/request-boundary.ts';
-import { resolveLimits } from '../../../supabase/local/service-limits.ts';
+import { backendLimits, resolveLimits } from '../../../supabase/local/service-limits.ts';
 
 describe('requestTarget', () => {
   it.each([
@@ -26,7 +26,7 @@ describe('requestTarget', () => {
 
 describe('resolveLimits', () => {
   it('takes the defaults, then the environment, then the caller', () => {
-    expect(resolveLimits({})).toEqual(serviceLimits);
+    expect(resolveLimits({})).toEqual({ ...serviceLimits, ...backendLimits });
     const limits = resolveLimits({ LOCAL_SUPABASE_STATEMENT_TIMEOUT_MS: '3000', LOCAL_SUPABASE_DB_QUEUE_LENGTH: '40' }, { dbQueueLength: 2 });
     expect(limits).toMatchObject({ statementTimeoutMs: 3000, dbQueueLength: 2, maxEmbedDepth: serviceLimits.maxEmbedDepth });
   });

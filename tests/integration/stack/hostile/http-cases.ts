@@ -15,12 +15,22 @@ const badTables = ['pg_authid', 'nope', 'daily_inputs;drop table stores', '..', 
 const columns = ['id', 'store_id', 'entry_date', 'year', 'month', 'value', 'row_identifier', 'metric_type', 'name', 'advisor_name', 'sync_xid'];
 const badColumns = ['nope', 'id;drop', '"id"', 'value)', 'sync_xid--', '', 'pg_catalog.pg_authid', '*', 'a'.repeat(300)];
 const relations = ['stores', 'daily_inputs', 'store_settings', 'front_end_team_advisors', 'front_end_team_daily_performance', 'monthly_targets', 'nope'];
-const operators = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in', 'cs', 'cd', 'fts', 'match', 'bogus', '', 'not.eq', 'not.bogus'];
+const operators = [
+  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in', 'cs', 'cd', 'fts', 'match', 'bogus', '', 'not.eq', 'not.bogus',
+  // PostgREST 12's range, full-text and quantified operators.
+  'sl', 'sr', 'nxr', 'nxl', 'adj', 'ov', 'plfts(english)', 'phfts(french)', 'wfts(klingon)', 'fts()', 'like(any)', 'ilike(all)',
+  'eq(any)', 'gt(all)', 'imatch', 'isdistinct', 'like(some)', 'not.fts(english)',
+];
 const values = [
   '1', '0', '-1', '2026', '1e309', 'NaN', 'Infinity', 'null', 'true', 'not_null', 'CP', 'hours', '2026-01-01', 'yesterday',
   "1; drop table stores; --", "' or '1'='1", '$1', '$$', '\\', '🚗', '%', '*', '(1,2)', '("a,b",c)', '{1,2}',
   '11111111-1111-4111-8111-111111111111', 'a'.repeat(3000), '\u0000', '\uFFFD', 'é',
+  '[1,5)', '(,)', 'empty', '{a,b}', '{O*,*n}', 'fat & cat', '!(', '"quoted,value"', '(a[)', '{', '[2026-01-01,2026-02-01)',
 ];
+/** JSON paths a select, filter or order may take (`col->key`, `col->>0`, quoted keys). */
+const jsonPaths = ['', '', '->a', '->>a', '->0', '->>-1', '->"a,b"', '->a->>b', '->', '->>', '->>(', '->a::text'];
+/** Aggregates of PostgREST 12, right and wrong. */
+const aggregates = ['', '', '', '.sum()', '.avg()::int', '.count()', '.max()', '.min()', '.median()', '.sum', '.sum()::bogus'];
 const casts = ['text', 'int', 'json', 'regclass', 'oid', 'pg_catalog.text', 'bogus', 'numeric'];
 const badBodies = [
   '{', '[1,2]', '"text"', 'null', '{"value": "abc"}', '{"nope": 1}', '[{"value": []}]', '{"entry_date": "yesterday"}',
@@ -45,10 +55,12 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
         const column = chance(0.9) ? one(columns) : one(badColumns);
         const alias = chance(0.2) ? `${one(['a', 'x_1', '"q"', ''])}:` : '';
         const cast = chance(0.15) ? `::${one(casts)}` : '';
-        items.push(`${alias}${column}${cast}`);
+        if (chance(0.08)) items.push(`${alias}count()`);
+        else items.push(`${alias}${column}${one(jsonPaths)}${cast}${one(aggregates)}`);
       } else if (depth < 6) {
-        const hint = chance(0.3) ? `!${one(['inner', 'left', 'bogus', 'store_id', 'daily_inputs_store_id_fkey'])}` : '';
-        items.push(`${chance(0.2) ? 'e:' : ''}${one(relations)}${hint}(${select(depth + 1)})`);
+        const hint = chance(0.3) ? `!${one(['inner', 'left', 'bogus', 'store_id', 'daily_inputs_store_id_fkey', 'id', 'inner!left'])}` : '';
+        const spread = chance(0.15) ? '...' : '';
+        items.push(`${spread || !chance(0.2) ? '' : 'e:'}${spread}${one(relations)}${hint}(${select(depth + 1)})`);
       }
     }
     let text = items.join(chance(0.1) ? ' , ' : ',');
@@ -74,12 +86,15 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
     const table = chance(0.93) ? one(tables) : one(badTables);
     const params: string[] = [];
     if (chance(0.7)) params.push(`select=${q(select(0))}`);
-    for (let i = int(0, 3); i > 0; i -= 1) params.push(`${q(chance(0.9) ? one(columns) : one(badColumns))}=${q(filter())}`);
+    for (let i = int(0, 3); i > 0; i -= 1) params.push(`${q(chance(0.9) ? one(columns) + one(jsonPaths) : one(badColumns))}=${q(filter())}`);
     if (chance(0.3)) {
       const huge = chance(0.15);
       params.push(`${one(['or', 'and', 'not.or', 'not.and'])}=${q(`(${logic(0, huge ? int(60, 160) : int(1, 5))}${chance(0.05) ? '' : ')'}`)}`);
     }
-    if (chance(0.2)) params.push(`order=${q(Array.from({ length: int(1, 3) }, () => `${one(columns)}${one(['', '.asc', '.desc', '.nullsfirst', '.desc.nullslast', '.sideways'])}`).join(','))}`);
+    if (chance(0.2)) {
+      const term = () => `${chance(0.15) ? `${one(relations)}(${one(columns)})` : `${one(columns)}${one(jsonPaths)}`}${one(['', '.asc', '.desc', '.nullsfirst', '.desc.nullslast', '.sideways'])}`;
+      params.push(`order=${q(Array.from({ length: int(1, 3) }, term).join(','))}`);
+    }
     if (chance(0.2)) params.push(`limit=${q(one(['1', '0', '10', '-1', 'ten', '1e3', '9999999999', '1000000']))}`);
     if (chance(0.1)) params.push(`offset=${q(one(['0', '5', '-3', 'x', '999999999']))}`);
     if (chance(0.1)) params.push(`${one(relations)}.${one(['limit', 'order', 'offset', 'value', 'or', 'select'])}=${q(one(['1', 'id.desc', 'eq.1', '(id.eq.1)', 'x']))}`);
@@ -97,10 +112,25 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
     const h: Record<string, string> = { apikey: chance(0.9) ? tokens.anon : one([tokens.garbage, `${tokens.anon}, ${tokens.forged}`, '']) };
     const authorization = auth();
     if (authorization.trim()) h.Authorization = authorization;
-    if (chance(0.15)) h.Prefer = one(['return=representation', 'count=exact', 'count=planned,return=minimal', 'handling=strict, bogus', 'tx=rollback', 'resolution=bogus', 'x'.repeat(2000), 'return=representation,count=exact,missing=default']);
+    if (chance(0.15)) {
+      h.Prefer = one([
+        'return=representation', 'count=exact', 'count=planned,return=minimal', 'handling=strict, bogus', 'tx=rollback', 'resolution=bogus',
+        'x'.repeat(2000), 'return=representation,count=exact,missing=default', 'count=estimated', 'handling=strict, max-affected=0',
+        'max-affected=-1', 'max-affected=99999999999999999999', 'tx=rollback, return=representation, handling=strict', 'tx=commit',
+        'handling=strict, timezone=Mars/Base', 'return=headers-only', 'params=single-object',
+      ]);
+    }
     if (chance(0.1)) h.Range = one(['0-', '5-2', '-1', 'a-b', '99999999999-', '0-9', 'items=0-9', '0-0']);
-    if (chance(0.08)) h['Accept-Profile'] = one(['auth', 'pg_catalog', 'private', 'public', '', "x'--"]);
-    if (chance(0.08)) h.Accept = one(['application/vnd.pgrst.object+json', 'text/csv', 'application/vnd.pgrst.plan+text', '*/*', 'x']);
+    if (chance(0.08)) h['Accept-Profile'] = one(['auth', 'pg_catalog', 'private', 'public', '', "x'--", 'rest_local']);
+    if (chance(0.05)) h['Content-Profile'] = one(['auth', 'public', 'extensions', '"public"']);
+    if (chance(0.12)) {
+      h.Accept = one([
+        'application/vnd.pgrst.object+json', 'text/csv', 'application/vnd.pgrst.plan+text', '*/*', 'x',
+        'application/vnd.pgrst.plan+json; for="text/csv"; options=analyze|verbose|buffers|wal|settings',
+        'application/vnd.pgrst.plan; for="x/y"', 'application/vnd.pgrst.array+json;nulls=stripped', 'application/geo+json',
+        'text/csv, application/json;q=0.5', 'application/json;q=0', 'application/vnd.pgrst.object+json;nulls=stripped',
+      ]);
+    }
     if (chance(0.05)) h['X-Supabase-Api-Version'] = one(['2024-01-01', 'bogus', '']);
     return h;
   }
@@ -119,7 +149,11 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
     }
     if (r < 0.55) return { method: 'POST', path: `/rest/v1/${table}${chance(0.2) ? `?on_conflict=${q(one(badColumns))}` : ''}`, headers: { ...h, 'Content-Type': 'application/json' }, body: chance(0.85) ? one(badBodies) : one(invalidUtf8) };
     if (r < 0.75) return { method: 'PATCH', path: `/rest/v1/${table}?id=eq.${q(one(values.filter((v) => !v.startsWith('1111'))))}`, headers: { ...h, 'Content-Type': 'application/json' }, body: one(['[]', '{"value": {"a": 1}}', '{"store_id": "x"}', '{"nope": 1}', ...badBodies]) };
-    if (r < 0.9) return { method: 'DELETE', path: `/rest/v1/${table}?id=${q(`${one(['eq', 'gt', 'lt', 'neq', 'in'])}.${one(values.filter((v) => !v.startsWith('1111')))}`)}`, headers: h };
+    if (r < 0.9) {
+      // Limited deletes (with or without the order they need) on filters that match nothing.
+      const limited = chance(0.2) ? `&limit=${one(['1', '0', 'x'])}${chance(0.5) ? `&order=${one(columns)}` : ''}` : '';
+      return { method: 'DELETE', path: `/rest/v1/${table}?id=${q(`${one(['eq', 'gt', 'lt', 'neq', 'in'])}.${one(values.filter((v) => !v.startsWith('1111')))}`)}${limited}`, headers: h };
+    }
     return { method: one(['PUT', 'PATCH']), path: `/rest/v1/${table}`, headers: { ...h, 'Content-Type': 'application/json' }, body: chance(0.5) ? '{}' : 'x' };
   }
 
@@ -138,6 +172,11 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
     ];
     const [fn, body] = one(bodies);
     if (chance(0.2)) return { method: 'GET', path: `/rest/v1/rpc/${fn}?${q(one(['p_table', 'x', 'p_limit']))}=${q(one(values))}`, headers: headers() };
+    if (chance(0.1)) {
+      // An RPC read like a table's: select, filters, order and limit on its result.
+      const read = [`select=${q(select(0))}`, `${q(one(columns))}=${q(filter())}`, `order=${q(one(columns))}`, `limit=${one(['1', '-1', 'x'])}`];
+      return { method: one(['GET', 'POST']), path: `/rest/v1/rpc/${fn}?${read.filter(() => chance(0.6)).join('&')}`, headers: h, body };
+    }
     return { method: 'POST', path: `/rest/v1/rpc/${fn}`, headers: h, body };
   }
 
@@ -158,7 +197,16 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
     if (r < 0.55) return { method: 'PUT', path: '/auth/v1/user', headers: { ...h, Authorization: `Bearer ${tokens.manager}` }, body: one(['{', '[]', '{"password": 5}', '{"password": "x"}', '{"password": ""}']) };
     if (r < 0.65) return { method: 'POST', path: `/auth/v1/logout?scope=${q(one(['global', 'local', 'others', 'bogus']))}`, headers: { ...h, Authorization: `Bearer ${badCaller}` } };
     if (r < 0.75) return { method: one(['GET', 'POST', 'PUT', 'DELETE']), path: `/auth/v1/admin/users${one(['', '/', '/not-a-uuid', '/%ZZ', '/aaaaaaaa-0000-4000-8000-000000000002'])}`, headers: { ...h, Authorization: `Bearer ${one([tokens.manager, badCaller])}` }, body: '{"email": "x@example.com", "password": "password-123"}' };
-    if (r < 0.85) return { method: 'POST', path: one(['/auth/v1/signup', '/auth/v1/recover', '/auth/v1/otp', '/auth/v1/verify']), headers: h, body: one(badBodies.slice(0, 10)) };
+    if (r < 0.8) return { method: 'POST', path: one(['/auth/v1/signup', '/auth/v1/recover', '/auth/v1/otp', '/auth/v1/verify']), headers: h, body: one(badBodies.slice(0, 10)) };
+    if (r < 0.85) {
+      // E-mail links: tokens that match nobody, junk types and redirects, and admin calls by callers who are no admin.
+      const verify = new URLSearchParams({ token: one(['', 'x', 'a'.repeat(56), '%00']), type: one(['signup', 'recovery', 'email_change', 'bogus', '']), redirect_to: one(['', 'javascript:alert(1)', '//evil.example', 'http://localhost:4173/reset', 'x'.repeat(3000)]) });
+      if (chance(0.4)) return { method: 'GET', path: `/auth/v1/verify?${verify.toString()}`, headers: h };
+      if (chance(0.4)) {
+        return { method: 'POST', path: '/auth/v1/verify', headers: h, body: one(['{"type": "recovery", "token_hash": "nope"}', '{"type": "email", "email": "manager@example.com", "token": "000000"}', '{"type": "invite", "token": "1", "token_hash": "2"}', '{"type": 5}']) };
+      }
+      return { method: 'POST', path: one(['/auth/v1/admin/generate_link', '/auth/v1/invite']), headers: { ...h, Authorization: `Bearer ${one([tokens.manager, badCaller])}` }, body: one(['{"type": "signup", "email": "x@example.com", "password": "password-123"}', '{"email": "y@example.com"}', '{']) };
+    }
     return { method: one(['GET', 'POST', 'DELETE', 'OPTIONS', 'HEAD']), path: one(['/auth/v1', '/auth/v1/', '/auth/v1/%ZZ', '/auth/v1/settings', '/auth/v1/health', '/auth/v1/.well-known/jwks.json', '/auth/v1/../rest/v1/stores']), headers: h };
   }
 

@@ -1,0 +1,178 @@
+/**
+ * `/verify`, as GoTrue's verify.go: a link's token (GET, redirecting to the site with the
+ * session in the URL fragment, or POST with `token_hash`), or the code typed with the
+ * address (POST with `email` and `token`). Sign-up and invite links confirm the address
+ * (an invited user without a password gets a random one, to be replaced with PUT /user);
+ * recovery and magic links sign in; an e-mail change needs, with secure e-mail change,
+ * the links of both addresses: the first answers with a message, the second changes the
+ * address. Every token works once and expires after the link lifetime.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../db/database.ts';
+import type { Reply } from '../http.ts';
+import type { StackRequest } from '../request.ts';
+import type { LinkType } from './email-links.ts';
+import { expired, tokenHash } from './email-links.ts';
+import { hashPassword } from './passwords.ts';
+import type { SessionContext } from './sessions.ts';
+import { openSession } from './sessions.ts';
+import type { MailSettings } from './settings.ts';
+import type { AuthFailure, UserRow } from './users.ts';
+import { checkEmail, findUser, userSelect } from './users.ts';
+
+type Fail = (status: number, code: string, message: string) => Reply;
+
+const singleConfirmationAccepted = 'Confirmation link accepted. Please proceed to confirm link sent to the other email';
+const linkInvalid: AuthFailure = { ok: false, status: 403, code: 'otp_expired', message: 'Email link is invalid or has expired' };
+const codeInvalid: AuthFailure = { ok: false, status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' };
+
+/** The user holding `hash` for a link of `type`, locked for the change. */
+async function userByToken(tx: Queryable, type: LinkType | 'email', hash: string): Promise<UserRow | null> {
+  const where = {
+    signup: 'u.confirmation_token = $1',
+    invite: 'u.confirmation_token = $1',
+    recovery: 'u.recovery_token = $1',
+    magiclink: 'u.recovery_token = $1',
+    email: '(u.confirmation_token = $1 or u.recovery_token = $1)',
+    email_change: '(u.email_change_token_new = $1 or u.email_change_token_current = $1)',
+  }[type];
+  const { rows } = await tx.query<{ u: UserRow | string }>(
+    `select ${userSelect} as u from auth.users u where ${where} and $1 <> '' and u.deleted_at is null for update`,
+    [hash],
+  );
+  const value = rows[0]?.u;
+  return value ? (typeof value === 'string' ? (JSON.parse(value) as UserRow) : value) : null;
+}
+
+/** When the token of `type` on `user` was sent; `email` is a sign-up or a magic link, whichever holds `hash`. */
+function sentAt(user: UserRow, type: LinkType | 'email', hash: string): { sent: string | null; type: LinkType } {
+  if (type === 'email') {
+    return user.recovery_token === hash ? { sent: user.recovery_sent_at, type: 'magiclink' } : { sent: user.confirmation_sent_at, type: 'signup' };
+  }
+  if (type === 'signup' || type === 'invite') return { sent: user.confirmation_sent_at, type };
+  if (type === 'recovery' || type === 'magiclink') return { sent: user.recovery_sent_at, type };
+  return { sent: user.email_change_sent_at, type };
+}
+
+const confirmSql = `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), confirmation_token = '',
+  updated_at = now() where id = $1`;
+const verifiedIdentity = `update auth.identities set identity_data = identity_data || jsonb_build_object('email_verified', true),
+  updated_at = now() where user_id = $1 and provider = 'email'`;
+
+/** Applies a verified link; 'half' when an e-mail change still waits for its other link. */
+async function apply(tx: Queryable, user: UserRow, type: LinkType, hash: string, mail: MailSettings): Promise<'done' | 'half'> {
+  if (type === 'signup' || type === 'invite') {
+    if (!user.encrypted_password && user.invited_at) {
+      await tx.query('update auth.users set encrypted_password = $2 where id = $1', [user.id, await hashPassword(randomBytes(32).toString('base64url'))]);
+    }
+    await tx.query(confirmSql, [user.id]);
+    await tx.query(verifiedIdentity, [user.id]);
+    return 'done';
+  }
+  if (type === 'recovery' || type === 'magiclink') {
+    await tx.query(`update auth.users set recovery_token = '', email_confirmed_at = coalesce(email_confirmed_at, now()),
+      updated_at = now() where id = $1`, [user.id]);
+    return 'done';
+  }
+  // GoTrue also skips the second link under mailer autoconfirm; here autoconfirm is about
+  // sign-up only, so e-mail changes stay confirmed from both addresses as on hosted Supabase.
+  const firstOfTwo = mail.secureEmailChange && user.email && (user.email_change_confirm_status ?? 0) === 0 &&
+    user.email_change_token_current && user.email_change_token_new;
+  if (firstOfTwo) {
+    const column = hash === user.email_change_token_current ? 'email_change_token_current' : 'email_change_token_new';
+    await tx.query(`update auth.users set email_change_confirm_status = 1, ${column} = '' where id = $1`, [user.id]);
+    return 'half';
+  }
+  await tx.query(
+    `update auth.users set email = email_change, email_change = '', email_change_token_new = '', email_change_token_current = '',
+       email_change_confirm_status = 0, email_confirmed_at = now(), updated_at = now() where id = $1`,
+    [user.id],
+  );
+  await tx.query(
+    `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text, 'email_verified', true),
+       updated_at = now() where user_id = $1 and provider = 'email'`,
+    [user.id, user.email_change],
+  );
+  return 'done';
+}
+
+export type VerifyInput = { type?: unknown; token?: unknown; token_hash?: unknown; email?: unknown };
+
+export type Verified = { ok: true; half: true } | { ok: true; half: false; user: UserRow; type: LinkType } | AuthFailure;
+
+const linkTypes: Array<LinkType | 'email'> = ['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email'];
+
+/** Checks a token (a link's hash, or an address and its code) and applies it, in one transaction. */
+export async function verifyToken(ctx: SessionContext, mail: MailSettings, input: VerifyInput): Promise<Verified> {
+  const type = input.type;
+  if (typeof type !== 'string' || type === '') return { ok: false, status: 400, code: 'validation_failed', message: 'Verify requires a verification type' };
+  if (!linkTypes.includes(type as LinkType)) return { ok: false, status: 400, code: 'validation_failed', message: 'Invalid email verification type' };
+  const hasToken = typeof input.token === 'string' && input.token !== '';
+  const hasHash = typeof input.token_hash === 'string' && input.token_hash !== '';
+  if (hasToken === hasHash) {
+    return { ok: false, status: 400, code: 'validation_failed', message: 'Verify requires either a token or a token hash' };
+  }
+  let hash = String(input.token_hash ?? '');
+  let invalid = linkInvalid;
+  if (hasToken) {
+    const email = checkEmail(input.email);
+    if (!email.ok) return { ...email, status: 422, message: 'Invalid email format' };
+    hash = tokenHash(email.email, String(input.token));
+    invalid = codeInvalid;
+  }
+  return ctx.db.transaction(async (tx): Promise<Verified> => {
+    const user = await userByToken(tx, type as LinkType | 'email', hash);
+    if (!user) return invalid;
+    if (user.banned_until && Date.parse(user.banned_until) > Date.now()) return { ok: false, status: 403, code: 'user_banned', message: 'User is banned' };
+    const sent = sentAt(user, type as LinkType | 'email', hash);
+    if (expired(sent.sent, mail.linkSeconds)) return invalid;
+    const outcome = await apply(tx, user, sent.type, hash, mail);
+    if (outcome === 'half') return { ok: true, half: true };
+    const fresh = await findUser(tx, { id: user.id });
+    return fresh ? { ok: true, half: false, user: fresh, type: sent.type } : invalid;
+  });
+}
+
+/** POST /verify: a session, or the message that the other address's link is still needed. */
+export async function verifyPost(ctx: SessionContext, mail: MailSettings, body: Record<string, unknown>, ok: (b: unknown) => Reply, fail: Fail): Promise<Reply> {
+  const verified = await verifyToken(ctx, mail, body);
+  if (!verified.ok) return fail(verified.status, verified.code, verified.message);
+  if (verified.half) return ok({ msg: singleConfirmationAccepted, code: '200' });
+  return ok(await openSession(ctx, verified.user, 'otp'));
+}
+
+const oauthErrors: Record<number, string> = { 400: 'invalid_request', 401: 'unauthorized_client', 403: 'access_denied', 429: 'access_denied', 500: 'server_error' };
+
+/**
+ * GET /verify (the link in an e-mail): a missing type or token is refused as JSON, as
+ * GoTrue validates before verifying; otherwise 303 to the redirect address, the session
+ * or the error in its fragment.
+ */
+export async function verifyGet(ctx: SessionContext, mail: MailSettings, req: StackRequest, redirect: (r: unknown) => string, fail: Fail): Promise<Reply> {
+  const params = req.url.searchParams;
+  const type = params.get('type') ?? '';
+  const token = params.get('token') ?? '';
+  if (!type) return fail(400, 'validation_failed', 'Verify requires a verification type');
+  if (!token) return fail(400, 'validation_failed', 'Verify requires a token or a token hash');
+  const target = new URL(redirect(params.get('redirect_to')));
+  const verified = await verifyToken(ctx, mail, { type, token_hash: token });
+  const fragment = new URLSearchParams();
+  if (!verified.ok) {
+    if (oauthErrors[verified.status]) fragment.set('error', oauthErrors[verified.status] as string);
+    fragment.set('error_code', verified.code);
+    fragment.set('error_description', verified.message);
+  } else if (verified.half) {
+    fragment.set('message', singleConfirmationAccepted);
+  } else {
+    const session = await openSession(ctx, verified.user, 'otp');
+    fragment.set('access_token', session.access_token);
+    fragment.set('expires_at', String(session.expires_at));
+    fragment.set('expires_in', String(session.expires_in));
+    fragment.set('refresh_token', session.refresh_token);
+    fragment.set('token_type', 'bearer');
+    fragment.set('type', verified.type);
+  }
+  fragment.set('sb', '');
+  target.hash = fragment.toString();
+  return { status: 303, headers: { Location: target.toString() } };
+}

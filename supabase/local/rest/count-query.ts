@@ -1,0 +1,57 @@
+/**
+ * The rows a read counts for `Prefer: count=...`: the root level's filtered rows, not its
+ * groups or pages. An `!inner` embed, or a null filter on one (`actors=not.is.null`),
+ * restricts them as an EXISTS, as PostgREST 12's readPlanToCountQuery does; other embeds
+ * do not change the count and are left out.
+ */
+import type { SelectItem } from './grammar/types.ts';
+import type { NodeInput, ReadContext } from './read-query.ts';
+import { embedSource } from './read-query.ts';
+import { findRelationship } from './relationships.ts';
+import { conditionSql } from './sql-fragments.ts';
+
+type Embed = Extract<SelectItem, { kind: 'embed' }>;
+
+function existsFor(ctx: ReadContext, node: NodeInput, item: Embed): string {
+  const rel = findRelationship(ctx.cache, node.table, item.relation, item.hint);
+  const label = item.alias ?? item.relation;
+  const path = [...node.path, label];
+  const options = ctx.embeds.get(path.join('.')) ?? ctx.embeds.get([...node.path, item.relation].join('.'));
+  const alias = ctx.nextAlias();
+  const source = embedSource(ctx, rel, alias, node.alias);
+  const child: NodeInput = {
+    table: rel.target,
+    from: source.from,
+    alias,
+    select: item.select,
+    conditions: options?.conditions ?? [],
+    order: [],
+    path,
+    where: source.where,
+    spread: item.spread,
+  };
+  return `EXISTS (${countSelect(ctx, child)})`;
+}
+
+/** `SELECT 1 FROM ... WHERE ...` for the rows of `node` that count. */
+export function countSelect(ctx: ReadContext, node: NodeInput): string {
+  const embeds = node.select.filter((item): item is Embed => item.kind === 'embed');
+  const exists = new Map<string, string>();
+  const existsOf = (item: Embed) => {
+    const label = item.alias ?? item.relation;
+    let sql = exists.get(label);
+    if (!sql) {
+      sql = existsFor(ctx, node, item);
+      exists.set(label, sql);
+    }
+    return sql;
+  };
+  const where = [...node.where];
+  for (const item of embeds) if (item.join === 'inner') where.push(existsOf(item));
+  const embedded = (name: string) => {
+    const item = embeds.find((e) => (e.alias ?? e.relation) === name);
+    return item ? existsOf(item) : null;
+  };
+  where.push(...node.conditions.map((c) => conditionSql(c, node.table, node.alias, ctx.params, embedded)));
+  return `SELECT 1 FROM ${node.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+}

@@ -1,0 +1,27 @@
+/** Reading the embedded Auth's mail outbox (one JSON line per e-mail) and following its links, for the Auth conformance suites. */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+export type Mail = { sent_at: string; to: string; type: string; subject: string; action_link: string; email_otp: string; redirect_to: string; via?: string };
+
+export async function mails(file: string): Promise<Mail[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Mail);
+}
+
+/** The newest e-mail of `type` to `to`. */
+export async function lastMail(file: string, to: string, type: string): Promise<Mail> {
+  const found = (await mails(file)).filter((m) => m.to === to && m.type === type).pop();
+  if (!found) throw new Error(`no ${type} e-mail to ${to} in the outbox`);
+  return found;
+}
+
+/** GoTrue's token hash, computed here independently: SHA-224 of the address followed by the code. */
+export const tokenHashOf = (email: string, otp: string) => createHash('sha224').update(`${email}${otp}`).digest('hex');
+
+/** Follows an e-mail link without following its redirect: the Location and its fragment's fields. */
+export async function follow(link: string): Promise<{ status: number; location: URL; fragment: URLSearchParams }> {
+  const response = await fetch(link, { redirect: 'manual' });
+  const location = new URL(response.headers.get('location') ?? 'http://invalid/');
+  return { status: response.status, location, fragment: new URLSearchParams(location.hash.slice(1)) };
+}
