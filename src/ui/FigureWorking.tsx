@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 /**
  * How a figure was computed, with this month's numbers: shown on hover, on keyboard focus
  * and on a tap of its trigger (dealers define these terms differently, so the working is
- * always one gesture away). Escape closes it.
+ * always one gesture away). Escape, leaving it or focusing elsewhere closes it.
  */
 function WorkingPopover({ trigger, label, working, className }: { trigger: ReactNode; label?: string; working: string; className: string }) {
   const [open, setOpen] = useState(false);
@@ -21,7 +21,8 @@ function WorkingPopover({ trigger, label, working, className }: { trigger: React
         onMouseLeave={() => setOpen(false)}
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
-        onClick={() => setOpen(!open)}
+        // A tap also moves the pointer in and focuses: it only ever opens (a tap elsewhere closes).
+        onClick={() => setOpen(true)}
         onKeyDown={(event) => {
           if (event.key === 'Escape') setOpen(false);
         }}

@@ -12,6 +12,8 @@ import { useSelectedMonth } from '../session/use-month.ts';
 import { DayGrid } from './DayGrid.tsx';
 import { KpiRow } from './KpiRow.tsx';
 import { PacePanel } from './PacePanel.tsx';
+import { GoalAlertNotice } from './GoalAlertNotice.tsx';
+import { useGoalAlertWatch } from './use-goal-alerts.ts';
 import type { CellKey, DailyMonth } from './use-daily-month.ts';
 import { cellKey, todayIso, useDailyMonth } from './use-daily-month.ts';
 
@@ -41,6 +43,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   const { month, move } = useSelectedMonth();
   const data = useDailyMonth(storeId, month);
   const lastYear = useDailyMonth(storeId, shiftMonth(month, -12));
+  const goal = useGoalAlertWatch(storeId, month, data?.figures);
   const [average, setAverage] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -54,7 +57,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   function onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null) {
     if (!storeId) return;
     const edit = { date, row, metric, value };
-    if (mode === 'autosave') void saveDailyValues(device, storeId, [edit]).catch(failed);
+    if (mode === 'autosave') void goal.watch(saveDailyValues(device, storeId, [edit])).catch(failed);
     else setPendingCells(new Map(pendingCells).set(cellKey(date, row, metric), edit));
   }
 
@@ -73,7 +76,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
     setBusy(true);
     setStatus('Submitting...');
     try {
-      const changed = (await saveDailyValues(device, storeId, cells)) + (await saveWeeks(device, storeId, weeks));
+      const changed = (await goal.watch(saveDailyValues(device, storeId, cells))) + (await saveWeeks(device, storeId, weeks));
       setPendingCells(new Map());
       setPendingWeeks(new Map());
       setStatus(changed ? 'Data submitted successfully!' : 'No changes to submit.');
@@ -124,6 +127,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
           {notice}
         </p>
       ) : null}
+      <GoalAlertNotice alert={goal.alert} onDismiss={goal.dismiss} />
       {shown?.days.warnings.map((warning) => (
         <p key={warning} className="notice" role="status">
           {warning}

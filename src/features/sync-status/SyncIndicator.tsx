@@ -3,6 +3,7 @@ import { retryDeadLetter, useConflicts, useDeadLetters } from '../../data/reposi
 import { useDevice } from '../../data/device-context.tsx';
 import { explainRefusal } from '../../domain/refusals.ts';
 import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
+import { ActivityList } from './ActivityList.tsx';
 
 function when(time: number | null): string {
   return time ? new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : 'never';
@@ -77,6 +78,7 @@ function SyncPanel({ lastError }: { lastError: string | null }) {
           </li>
         ))}
       </ul>
+      <ActivityList />
     </section>
   );
 }

@@ -10,6 +10,8 @@ import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import { KpiRow } from '../daily/KpiRow.tsx';
 import { PacePanel } from '../daily/PacePanel.tsx';
+import { GoalAlertNotice } from '../daily/GoalAlertNotice.tsx';
+import { useGoalAlertWatch } from '../daily/use-goal-alerts.ts';
 import { cellKey, monthlyTableOf, todayIso, useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 
@@ -36,6 +38,7 @@ export function TodayPage() {
   const month = monthKeyOf(parseDate(today));
   const data = useDailyMonth(storeId, month);
   const lastYear = useDailyMonth(storeId, shiftMonth(month, -12));
+  const goal = useGoalAlertWatch(storeId, month, data?.figures);
   const [notice, setNotice] = useState<string | null>(null);
   if (!data) return <p>Loading performance data...</p>;
 
@@ -44,7 +47,7 @@ export function TodayPage() {
   const table = monthlyTableOf(data);
   const save = (row: LabourRow, metric: Metric, value: number | null) => {
     if (!storeId) return setNotice('Notice: Store ID not found for user. Cannot save.');
-    saveDailyValues(device, storeId, [{ date: today, row, metric, value }]).then(
+    goal.watch(saveDailyValues(device, storeId, [{ date: today, row, metric, value }])).then(
       () => setNotice(null),
       (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -54,6 +57,7 @@ export function TodayPage() {
     <section className="card today" aria-labelledby="today-title">
       <h1 id="today-title">Today</h1>
       <p className="today-date">{dateFormat.format(parseDate(today))}</p>
+      <GoalAlertNotice alert={goal.alert} onDismiss={goal.dismiss} />
       {notice ? (
         <p className="notice" role="alert">
           {notice}
