@@ -44,5 +44,5 @@ describe('the embedded stack across a restart on the same data folder', () => {
       await second.close();
       await second.db.close();
     }
-  });
+  }, 120_000); // Two starts on a PGlite folder, the first migrating and loading the demo data.
 });
