@@ -36,7 +36,7 @@ describe("what a service manager needs beyond the spec's screens", () => {
     expect(await paceRow('Hours').textContent()).toContain('Behind pace by 400.0 h');
     expect(await paceRow('Hours').getAttribute('class')).toContain('behind');
     // Sales: $17,500 × 27 = $472,500; $454,500 left over 22 days is $20,659 a day.
-    expect(await paceRow('Sales').locator('td').first().textContent()).toBe('$20,659 a day');
+    await expect.poll(() => paceRow('Sales').locator('td').first().textContent()).toBe('$20,659 a day');
     // CP ELR: $180 an hour on target; 20 h a day for 22 days more is 440 h; (180 × 540 − 18,000) / 440 = $180.
     expect(await paceRow('CP ELR').locator('td').first().textContent()).toBe('$180 an hour');
     expect(await paceRow('CP ELR').textContent()).toContain('Ahead of pace');

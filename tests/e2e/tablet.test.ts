@@ -115,6 +115,7 @@ describe('a shop-floor tablet and every other screen size', () => {
     const box = await input.boundingBox();
     expect(box?.height).toBeGreaterThanOrEqual(56);
     await page.goto(`${e2e.appUrl}/daily`);
+    await page.getByLabel(`CP Hours ${today}`).first().waitFor();
     expect(await page.locator('[aria-current="date"]').count()).toBe(1);
     await page.goto(`${e2e.appUrl}/?view=all`);
     await page.getByRole('region', { name: 'KPI Dashboard' }).waitFor();
