@@ -9,6 +9,7 @@ import { OnePage } from '../features/one-page/OnePage.tsx';
 import { TodayPage } from '../features/today/TodayPage.tsx';
 import { PrintMonthPage } from '../features/print/PrintMonthPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { WaitingEditsNotice } from '../features/sync-status/WaitingEditsNotice.tsx';
 import { ServiceOverviewPage } from '../features/service-overview/ServiceOverviewPage.tsx';
 import { SettingsPage } from '../features/settings/SettingsPage.tsx';
 import { WeeklyPage } from '../features/weekly/WeeklyPage.tsx';
@@ -39,7 +40,7 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
           path="/login"
           element={
             <LoginRoute>
-              <LoginPage />
+              <LoginPage notice={<WaitingEditsNotice />} />
             </LoginRoute>
           }
         />

@@ -15,17 +15,35 @@ export function pendingEntries(db: AppDatabase, userId: string): Promise<OutboxE
   return db.outbox.where('[userId+seq]').between([userId, -Infinity], [userId, Infinity]).toArray();
 }
 
-export type SentEntry = { seq: number; rev: number; changes: Row };
+/** An outbox entry as it was sent; `base` is what its fields held before this device's edit. */
+export type SentEntry = { seq: number; rev: number; changes: Row; base?: Row };
+
+/**
+ * Another device's value this push has just overwritten: the server held something
+ * other than the value the edit replaced (and other than the edit itself). Two devices
+ * that pull before either pushes find out only here.
+ */
+async function logOverwritten(db: AppDatabase, table: SyncedTable, item: SentEntry, key: string, before: Row, now: number) {
+  for (const [field, ours] of Object.entries(item.changes)) {
+    const theirs = before[field];
+    const replaced = item.base?.[field];
+    if (sameValue(theirs, replaced) || sameValue(theirs, ours)) continue;
+    await db.conflicts.add({ table, key, field, old: replaced ?? null, theirs: theirs ?? null, ours, at: now });
+  }
+}
 
 /**
  * The server confirmed these entries. An entry still at the revision that was sent is
  * done; one edited meanwhile stays queued, with the sent values as its new base (the
- * server holds them now). Then the server's rows are merged in.
+ * server holds them now). Values of other devices the push overwrote go into the
+ * conflict log. Then the server's rows are merged in.
  */
-export async function confirmPushed(db: AppDatabase, table: SyncedTable, sent: SentEntry[], serverRows: Row[], now: number) {
+export async function confirmPushed(db: AppDatabase, table: SyncedTable, sent: SentEntry[], serverRows: Row[], now: number, before: Array<Row | null> = []) {
   await db.transaction('rw', [db.outbox, db.conflicts, db.mirror(table)], async () => {
-    for (const item of sent) {
+    for (const [index, item] of sent.entries()) {
       const current = await db.outbox.get(item.seq);
+      const previous = before[index];
+      if (current && previous) await logOverwritten(db, table, item, current.key, previous, now);
       if (!current) continue;
       if (current.rev === item.rev) await db.outbox.delete(item.seq);
       else await db.outbox.update(item.seq, { base: { ...current.base, ...item.changes } });

@@ -235,12 +235,24 @@ export class SyncEngine {
       toPull = tables.filter((table) => pendingTables.has(table));
     }
     let pulled = 0;
+    // A pull that fails for the network's sake does not hold the edits back: on a link
+    // that loses a share of its replies, a cycle of many pulls rarely gets through, and
+    // the push would never be tried. The push's answer reports what it overwrote, so
+    // conflicts are still logged; the cycle then fails with the pull's error.
+    let pullFailure: SyncInterrupted | null = null;
     for (const [index, table] of toPull.entries()) {
       if (firstSync) this.update({ initialSync: { done: index, total: toPull.length } });
-      pulled += await pullTable({ db, transport, now, pageSize }, table);
+      try {
+        pulled += await pullTable({ db, transport, now, pageSize }, table);
+      } catch (error) {
+        if (!(error instanceof SyncInterrupted) || error.failure.kind !== 'transient') throw error;
+        pullFailure = error;
+        break;
+      }
     }
-    if (firstSync) this.update({ initialSync: null });
+    if (firstSync && !pullFailure) this.update({ initialSync: null });
     const { pushed, refused } = await pushOutbox({ db, transport, now, batchSize }, session.userId);
+    if (pullFailure) throw pullFailure;
     return { ok: true, pushed, refused, pulled };
   }
 }

@@ -40,11 +40,14 @@ export function supabaseTransport(
       const signal = timeout();
       try {
         const { data, error, status } = await client
-          .rpc('push_changes', { p_table: table, p_rows: rows })
+          .rpc('push_changes_reported', { p_table: table, p_rows: rows })
           .abortSignal(signal);
         if (error) return failure(status, error, signal);
-        if (!Array.isArray(data)) return failure(502, { code: 'PUSH_SHAPE', message: 'The server answered a push with an unexpected shape' });
-        return { ok: true, rows: data as Row[] };
+        const answer = data as { rows?: unknown; before?: unknown } | null;
+        if (!answer || !Array.isArray(answer.rows) || !Array.isArray(answer.before) || (answer.before.length > 0 && answer.before.length !== rows.length)) {
+          return failure(502, { code: 'PUSH_SHAPE', message: 'The server answered a push with an unexpected shape' });
+        }
+        return { ok: true, rows: answer.rows as Row[], before: answer.before as Array<Row | null> };
       } catch (error) {
         return failure(0, { message: error instanceof Error ? error.message : String(error) });
       }

@@ -10,7 +10,7 @@ import type { AppDatabase } from '../data/app-database.ts';
 import { clearLocalData, unsyncedCount } from '../data/local-data.ts';
 import { authStorageKey, backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
 import { observeMeta, observeStoredSession, observeSyncCounts } from '../data/observe.ts';
-import { writeMeta } from '../data/sync-store.ts';
+import { exportUnsynced, writeMeta } from '../data/sync-store.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
 import type { CycleResult, SyncReport } from './engine.ts';
 import { SyncEngine } from './engine.ts';
@@ -31,6 +31,14 @@ export type SyncRuntime = {
    * offers "Sync now", "Export" (exportUnsynced) and "Discard".
    */
   signOut(options: { discardUnsynced: boolean }): Promise<SignOutOutcome>;
+  /**
+   * The server no longer accepts this session (revoked, deleted, expired for good): forget
+   * it so the person can sign in again, keeping everything on the device; the edits wait
+   * for the person who typed them.
+   */
+  endSession(): Promise<void>;
+  /** Every edit not yet on the server, as a file's text a person can keep. */
+  unsyncedEditsText(): Promise<string>;
   stop(): Promise<void>;
 };
 
@@ -166,6 +174,10 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       engine.start();
       return { signedOut: true };
     },
+    async endSession() {
+      await client.auth.signOut({ scope: 'local' }).catch(() => undefined);
+    },
+    unsyncedEditsText: async () => JSON.stringify(await exportUnsynced(db), null, 2),
     stop,
   };
 }

@@ -6,7 +6,11 @@
 import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import type { RequestFailure } from './errors.ts';
 
-export type PushOutcome = { ok: true; rows: Row[] } | ({ ok: false } & RequestFailure);
+/**
+ * `before`: each sent row as the server held it just before this push (null where it did
+ * not exist), in the order sent; absent or empty when the server did not say.
+ */
+export type PushOutcome = { ok: true; rows: Row[]; before?: Array<Row | null> } | ({ ok: false } & RequestFailure);
 
 export type PullPage = { rows: Row[]; cursor: unknown; hasMore: boolean };
 export type PullOutcome = { ok: true; page: PullPage } | ({ ok: false } & RequestFailure);
@@ -27,7 +31,7 @@ export type SyncTransport = {
   refreshSession(): Promise<SessionState>;
   /**
    * Writes rows field by field (push_changes): each row's natural key and changed fields
-   * update the existing row, or create it; answers the rows as stored.
+   * update the existing row, or create it; answers the rows as stored and as they were.
    */
   push(table: SyncedTable, rows: Row[]): Promise<PushOutcome>;
   pull(table: SyncedTable, cursor: unknown, limit: number, minYear: number | null): Promise<PullOutcome>;

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router-dom';
 import { useAccount } from '../../features/session/session-context.tsx';
 import { useLegacyKpiMigration } from '../../features/settings/legacy-kpi-preferences.ts';
 import { SyncIndicator } from '../../features/sync-status/SyncIndicator.tsx';
+import { SessionEndedNotice } from '../../features/sync-status/WaitingEditsNotice.tsx';
 import { SignOutDialog, useGuardedSignOut } from './SignOutDialog.tsx';
 import { Sidebar } from './Sidebar.tsx';
 
@@ -17,6 +18,7 @@ export function Shell({ updateBanner }: { updateBanner: ReactNode }) {
         <header className="topbar">
           <SyncIndicator />
         </header>
+        <SessionEndedNotice />
         {updateBanner}
         <main>
           <Outlet />

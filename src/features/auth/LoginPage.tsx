@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useSignIn } from '../session/session-context.tsx';
 
-/** E-mail and password; on success the guard routes to the screen the person asked for. */
-export function LoginPage() {
+/** E-mail and password; on success the guard routes to the screen the person asked for. `notice` shows below the form. */
+export function LoginPage({ notice }: { notice?: ReactNode }) {
   const signIn = useSignIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -40,6 +40,7 @@ export function LoginPage() {
           {busy ? 'Logging in...' : 'Login'}
         </button>
       </form>
+      {notice}
     </main>
   );
 }

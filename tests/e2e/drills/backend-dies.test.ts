@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
-import { byCell, cellKey, daysOf, deviceCounts, enter, indicatorText, openMonth, serverCells, until } from '../support/drill-steps.ts';
+import { byCell, cellKey, daysOf, deviceCounts, enter, indicatorText, openMonth, serverCells, showsNothingWaiting, until } from '../support/drill-steps.ts';
 
 const month = '2031-05';
 
@@ -62,7 +62,7 @@ describe('drill: the backend dies mid-shift', () => {
     );
     const landedMs = Date.now() - restartedAt;
     expect(onServer.size).toBe(60); // byCell already failed on any cell held twice
-    await until(() => indicatorText(page), (text) => text.includes('0 edits waiting'), 10_000, 'the indicator showing nothing waiting');
+    await until(() => indicatorText(page), showsNothingWaiting, 10_000, 'the indicator showing nothing waiting');
     expect((await deviceCounts(page)).outbox).toBe(0);
     expect(tablet.errors).toEqual([]);
     console.log(`drill 1: 60 values on the server ${landedMs} ms after the backend answered again`);

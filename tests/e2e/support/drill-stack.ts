@@ -42,8 +42,10 @@ function watchErrors(page: Page, errors: string[]): void {
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() !== 'error') return;
     const text = message.text();
-    // The browser logs every failed request of a cut network; those are the drill, not a fault.
-    if (/Failed to load resource|net::ERR_|ERR_CONNECTION|ERR_EMPTY_RESPONSE|ERR_INTERNET_DISCONNECTED|WebSocket connection/i.test(text)) return;
+    // The browser logs every failed request of a cut network, and the auth library logs a
+    // token refresh that lost its reply ("TypeError: Failed to fetch") before it retries;
+    // those are the drill, not a fault.
+    if (/Failed to load resource|net::ERR_|ERR_CONNECTION|ERR_EMPTY_RESPONSE|ERR_INTERNET_DISCONNECTED|WebSocket connection|^TypeError: Failed to fetch/i.test(text)) return;
     errors.push(`console: ${text}`);
   });
 }

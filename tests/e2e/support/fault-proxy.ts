@@ -24,7 +24,7 @@ export type FaultProxy = {
   /** Drop the replies of this share of matching requests, after the backend answered them. */
   dropReplies(rules: DropRule[]): void;
   /** Requests forwarded and replies dropped so far, by path (query left out). */
-  stats(): { forwarded: number; dropped: number; droppedByPath: Record<string, number> };
+  stats(): { forwarded: number; dropped: number; forwardedByPath: Record<string, number>; droppedByPath: Record<string, number> };
   close(): Promise<void>;
 };
 
@@ -50,6 +50,7 @@ export async function startFaultProxy(target: string, options: { seed?: number }
   let forwarded = 0;
   let dropped = 0;
   const droppedByPath: Record<string, number> = {};
+  const forwardedByPath: Record<string, number> = {};
 
   const shouldDrop = (path: string) => rules.some((rule) => rule.path.test(path) && random() < rule.share);
 
@@ -74,6 +75,7 @@ export async function startFaultProxy(target: string, options: { seed?: number }
       },
     );
     forwarded += 1;
+    forwardedByPath[path] = (forwardedByPath[path] ?? 0) + 1;
     upstream.on('error', () => request.socket.destroy());
     request.pipe(upstream);
   }
@@ -130,7 +132,7 @@ export async function startFaultProxy(target: string, options: { seed?: number }
     dropReplies(next) {
       rules = next;
     },
-    stats: () => ({ forwarded, dropped, droppedByPath: { ...droppedByPath } }),
+    stats: () => ({ forwarded, dropped, forwardedByPath: { ...forwardedByPath }, droppedByPath: { ...droppedByPath } }),
     async close() {
       for (const socket of sockets) socket.destroy();
       server.closeAllConnections();

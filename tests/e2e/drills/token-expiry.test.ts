@@ -1,0 +1,56 @@
+/**
+ * Drill 4: the access token expires while the tablet is offline. The backend issues
+ * tokens that live 20 s (LOCAL_SUPABASE_JWT_EXPIRY, see the README's settings); the
+ * tablet stays offline well past that, keeps taking entries, and reconnects: nobody is
+ * signed out and every edit reaches the server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DrillStack, Tablet } from '../support/drill-stack.ts';
+import { startDrillStack } from '../support/drill-stack.ts';
+import type { Cell } from '../support/drill-steps.ts';
+import { byCell, cellKey, daysOf, deviceCounts, enter, openMonth, serverCells, until } from '../support/drill-steps.ts';
+
+const month = '2031-09';
+const tokenSeconds = 20;
+
+describe('drill: the token expires while offline', () => {
+  let drill: DrillStack;
+  let tablet: Tablet;
+
+  beforeAll(async () => {
+    drill = await startDrillStack({ env: { LOCAL_SUPABASE_JWT_EXPIRY: String(tokenSeconds) } });
+    tablet = await drill.tablet();
+    await tablet.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+  });
+  afterAll(() => drill?.close());
+
+  it('keeps the person signed in and pushes every edit after reconnecting', async () => {
+    const { page, context } = tablet;
+    await openMonth(page, drill.appUrl, month);
+    await context.setOffline(true);
+    const cells: Cell[] = daysOf(month, 10).map((date, i) => ({ date, category: 'I', metric: 'hours', value: 3 + i }));
+    for (const [i, cell] of cells.entries()) {
+      await enter(page, cell);
+      // Spread over twice the token's life: the stored token is long expired by the end.
+      await page.waitForTimeout((2 * tokenSeconds * 1000) / cells.length);
+      if (i === 4) {
+        await page.reload();
+        await openMonth(page, drill.appUrl, month);
+      }
+    }
+    expect((await deviceCounts(page)).outbox).toBe(cells.length);
+
+    await context.setOffline(false);
+    const client = await drill.signedInClient('manager@example.com');
+    await until(
+      async () => byCell(await serverCells(client, `${month}-01`, `${month}-30`)),
+      (onServer) => cells.every((cell) => onServer.get(cellKey(cell)) === cell.value),
+      30_000,
+      'every edit on the server',
+    );
+    await until(() => deviceCounts(page), (c) => c.outbox === 0, 10_000, 'an empty outbox');
+    expect(page.url()).not.toContain('/login');
+    expect(await page.getByRole('alert', { name: 'Session ended' }).count()).toBe(0);
+    expect(tablet.errors).toEqual([]);
+  });
+});
