@@ -2,8 +2,9 @@
 /**
  * The service worker: precaches the app shell built by Vite so the app loads with no
  * network, answers every navigation with the shell so deep links work offline, keeps
- * the last /app-config.json (which backend to use) for offline starts, and pushes queued
- * edits on the browser's Background Sync event, even with every tab closed.
+ * the last /app-config.json (which backend to use) for offline starts, takes control of
+ * open pages on its first install, and pushes queued edits on the browser's Background
+ * Sync event, even with every tab closed.
  */
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -35,6 +36,18 @@ self.addEventListener('install', (event) => {
       if (response?.ok) await (await caches.open('app-config')).put(configUrl, response);
     })(),
   );
+});
+
+// The first install takes control of the pages already open, so a person who signs in on
+// a new tablet and loses the network in the same visit can still reload. An update never
+// does: it waits, and the page offers "Reload" (src/app/pwa.ts), so no open screen changes
+// version under a person's hands or with edits still being typed.
+let firstInstall = false;
+self.addEventListener('install', () => {
+  firstInstall = !self.registration.active;
+});
+self.addEventListener('activate', (event) => {
+  if (firstInstall) event.waitUntil(self.clients.claim());
 });
 
 self.addEventListener('message', (event: ExtendableMessageEvent) => {

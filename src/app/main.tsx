@@ -9,6 +9,7 @@ import { createDeviceClient } from '../sync/device-client.ts';
 import { startSyncRuntime } from '../sync/sync-runtime.ts';
 import { App } from './App.tsx';
 import { storedTheme } from './layout/use-theme.ts';
+import { watchDatabaseBlocked } from './storage-trouble.ts';
 import { registerServiceWorker } from './pwa.ts';
 import { loadRuntimeConfig } from './runtime-config.ts';
 import './styles.css';
@@ -20,11 +21,15 @@ document.documentElement.dataset.theme = storedTheme();
 void (async () => {
   const config = await loadRuntimeConfig();
   const db = new AppDatabase(deviceDatabaseName);
+  watchDatabaseBlocked(db);
   const { client, sessions } = createDeviceClient(config, db);
   const account = createAccountService(db, client);
   const sync = startSyncRuntime({ db, client, sessions });
   const admin = createAdminApi(client);
-  void requestPersistentStorage();
+  // Asked at every start (the browser remembers a yes); the answer shows in the sync details.
+  void requestPersistentStorage()
+    .catch(() => false)
+    .then((kept) => sync.status.setState({ storagePersisted: kept }));
   const reactRoot = createRoot(root);
   const render = (updateReady: (() => void) | null) =>
     reactRoot.render(

@@ -14,6 +14,8 @@ export type SyncStatus = Omit<SyncReport, 'leader'> & {
   pending: number;
   deadLetters: number;
   conflicts: number;
+  /** The browser's answer to navigator.storage.persist(): null until it answered. */
+  storagePersisted: boolean | null;
 };
 
 export const initialSyncStatus: SyncStatus = {
@@ -28,6 +30,7 @@ export const initialSyncStatus: SyncStatus = {
   pending: 0,
   deadLetters: 0,
   conflicts: 0,
+  storagePersisted: null,
 };
 
 export function createSyncStatusStore(online: boolean) {

@@ -89,7 +89,8 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       status.setState({ leader: report.leader, inFlight: report.state === 'syncing' });
       leading = report.leader;
       followLeadership();
-      if (report.leader) void writeMeta(db, reportKey, report);
+      // Shared with the other tabs through the device database; when storage is full they miss one report, no more.
+      if (report.leader) void writeMeta(db, reportKey, report).catch(() => undefined);
       if (report.state === 'backing-off' && status.getState().pending > 0) void registerBackgroundSync();
     },
   });

@@ -20,8 +20,12 @@ type Props = {
   className?: string;
   /** Shown greyed while the cell is empty: the value that applies when nothing is entered. */
   placeholder?: string;
-  /** Called on leaving the cell with a changed, valid value (null when emptied). */
-  onCommit(value: number | null): void;
+  /**
+   * Called on leaving the cell with a changed, valid value (null when emptied). When it
+   * returns a promise that fails (the device could not store the value), the cell keeps
+   * what was typed, marked, with the reason: a value is never dropped without a word.
+   */
+  onCommit(value: number | null): void | Promise<unknown>;
 };
 
 const arrows: Partial<Record<string, Direction>> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
@@ -31,8 +35,8 @@ const shown = (value: number | null) => (value === null ? '' : String(value));
 /**
  * A number input in a grid: commits on blur, never on the scroll wheel, moves by keyboard.
  * A value outside the field's limit is not committed: the cell keeps what was typed so it
- * can be corrected, is marked invalid, and says why (announced as an alert); Escape goes
- * back to the stored value.
+ * can be corrected, is marked invalid, and says why (announced as an alert); so does a
+ * value the device failed to store. Escape goes back to the stored value.
  */
 export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, onCommit }: Props) {
   // What the person is typing, while the cell has focus or holds a refused entry; otherwise the cell shows its value.
@@ -53,7 +57,12 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
     if (!parsed.ok) return setError(parsed.message);
     setDraft(null);
     setError(null);
-    if (parsed.value !== value) onCommit(parsed.value);
+    if (parsed.value === value) return;
+    const typed = draft;
+    void onCommit(parsed.value)?.catch((failure: unknown) => {
+      setDraft(typed);
+      setError(`Not saved: ${failure instanceof Error ? failure.message : String(failure)}`);
+    });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {

@@ -54,11 +54,13 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
 
   const failed = (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`);
 
-  function onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null) {
+  function onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null): Promise<unknown> | undefined {
     if (!storeId) return;
     const edit = { date, row, metric, value };
-    if (mode === 'autosave') void goal.watch(saveDailyValues(device, storeId, [edit])).catch(failed);
-    else setPendingCells(new Map(pendingCells).set(cellKey(date, row, metric), edit));
+    if (mode !== 'autosave') return void setPendingCells(new Map(pendingCells).set(cellKey(date, row, metric), edit));
+    const saving = goal.watch(saveDailyValues(device, storeId, [edit]));
+    saving.catch(failed);
+    return saving; // the cell keeps the typed value if this fails
   }
 
   function onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null) {

@@ -22,7 +22,7 @@ type Props = {
   today: IsoDate;
   /** The value a cell shows: a pending edit, else what is stored. */
   valueOf(key: CellKey): number | null;
-  onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null): void;
+  onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null): void | Promise<unknown>;
   onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
 };
 

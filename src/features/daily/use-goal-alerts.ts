@@ -35,10 +35,14 @@ export function useGoalAlertWatch(storeId: string | null, month: string, figures
     if (before.month !== month) return;
     const crossed = crossedThresholds(before.figures, figures, { storeId, day: todayIso(), at: Date.now() });
     if (crossed.length === 0) return;
-    void recordGoalAlerts(device, crossed).then((added) => {
-      const newest = added[added.length - 1];
-      if (newest) setAlert(newest);
-    });
+    // An alert that cannot be stored (storage full) is not worth an error over the entry itself.
+    void recordGoalAlerts(device, crossed).then(
+      (added) => {
+        const newest = added[added.length - 1];
+        if (newest) setAlert(newest);
+      },
+      () => undefined,
+    );
   }, [device, storeId, month, figures]);
 
   return {

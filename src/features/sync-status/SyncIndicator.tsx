@@ -34,18 +34,26 @@ export function SyncIndicator() {
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
         {problems ? `Sync issues (${problems})` : 'Sync details'}
       </button>
-      {open ? <SyncPanel lastError={status.lastError} /> : null}
+      {open ? <SyncPanel lastError={status.lastError} storagePersisted={status.storagePersisted} /> : null}
     </div>
   );
 }
 
-function SyncPanel({ lastError }: { lastError: string | null }) {
+function storageText(persisted: boolean | null): string {
+  if (persisted === null) return 'Storage on this device: not confirmed yet.';
+  return persisted
+    ? 'Storage on this device: kept by the browser (persistent), even when space runs short.'
+    : 'Storage on this device: the browser may clear it when space runs short. Install the app, or send waiting edits promptly.';
+}
+
+function SyncPanel({ lastError, storagePersisted }: { lastError: string | null; storagePersisted: boolean | null }) {
   const device = useDevice();
   const letters = useDeadLetters() ?? [];
   const conflicts = useConflicts() ?? [];
   return (
     <section className="card sync-panel" aria-label="Sync details">
       {lastError ? <p className="notice">{lastError}</p> : null}
+      <p className="storage-state">{storageText(storagePersisted)}</p>
       <h2>Refused by the server</h2>
       {letters.length === 0 ? <p>None.</p> : null}
       <ul className="refusals">

@@ -47,10 +47,12 @@ export function TodayPage() {
   const table = monthlyTableOf(data);
   const save = (row: LabourRow, metric: Metric, value: number | null) => {
     if (!storeId) return setNotice('Notice: Store ID not found for user. Cannot save.');
-    goal.watch(saveDailyValues(device, storeId, [{ date: today, row, metric, value }])).then(
+    const saving = goal.watch(saveDailyValues(device, storeId, [{ date: today, row, metric, value }]));
+    saving.then(
       () => setNotice(null),
       (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`),
     );
+    return saving; // the cell keeps the typed value if this fails
   };
 
   return (

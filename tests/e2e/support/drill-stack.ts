@@ -38,7 +38,7 @@ export type DrillStack = {
 
 /** Page errors and console errors: a drill fails on any exception the app did not handle. */
 function watchErrors(page: Page, errors: string[]): void {
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.name}: ${error.message} ${error.stack?.split('\n').slice(0, 4).join(' | ') ?? ''}`));
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() !== 'error') return;
     const text = message.text();
@@ -50,11 +50,12 @@ function watchErrors(page: Page, errors: string[]): void {
   });
 }
 
-export async function startDrillStack(options: { env?: Record<string, string> } = {}): Promise<DrillStack> {
+/** `distDir`: the built app to serve (default dist/); a drill may change its files to ship a new version. */
+export async function startDrillStack(options: { env?: Record<string, string>; distDir?: string } = {}): Promise<DrillStack> {
   const backend = await startBackendProcess({ env: options.env });
   const proxy = await startFaultProxy(backend.url);
   const app = await startAppServer({
-    distDir: path.join(projectRoot, 'dist'),
+    distDir: options.distDir ?? path.join(projectRoot, 'dist'),
     port: 0,
     config: { supabaseUrl: proxy.url, supabaseAnonKey: backend.anonKey },
   });
