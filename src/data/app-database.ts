@@ -101,6 +101,11 @@ export const schemaVersions: Array<{ version: number; stores: Record<string, str
     version: 3,
     stores: mirrorStores(['store_calendar_days', 'monthly_operational_inputs']),
   },
+  {
+    // Closed months: a closed month's figures are refused by the server.
+    version: 4,
+    stores: mirrorStores(['month_closures']),
+  },
 ];
 
 export const latestSchemaVersion = schemaVersions.length;

@@ -40,6 +40,7 @@ export const syncedTables = {
   advisor_survey_data: { key: ['store_id', 'advisor_id', 'year', 'month'], indexes: byStoreMonth },
   store_calendar_days: { key: ['store_id', 'calendar_date'], indexes: ['[store_id+year]'] },
   monthly_operational_inputs: { key: ['store_id', 'year', 'month'], indexes: [] },
+  month_closures: { key: ['store_id', 'month_start'], indexes: [] },
 } as const satisfies Record<string, TableSpec>;
 
 export type SyncedTable = keyof typeof syncedTables;

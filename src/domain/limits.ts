@@ -288,6 +288,12 @@ export const fieldLimits = {
     // "Thanksgiving", "Closed for the stocktake": a short name for the day.
     note: text('Note', 200),
   },
+  month_closures: {
+    year,
+    // Stamped by the server from the person's account; the device only shows them.
+    closed_by_name: text('Closed by', 200),
+    reopened_by_name: text('Reopened by', 200),
+  },
   monthly_operational_inputs: {
     year,
     month,

@@ -43,6 +43,9 @@ function fieldRefusal(refusal: Refusal, column: string): string {
   return `${name}: the server refused ${shown(value)} under a rule newer than this app (which allows ${allowed(limit)}); reload the app to update it, then correct the value.`;
 }
 
+/** The server's SQLSTATE for a change to a closed month's figures. */
+export const closedMonthCode = '23M01';
+
 const otherCauses: Record<string, string> = {
   '42501': "This account may not change this record: it belongs to another store, or the account's access changed.",
   '23503': 'This edit refers to something that no longer exists on the server (a removed store or advisor).',
@@ -52,6 +55,10 @@ const otherCauses: Record<string, string> = {
 
 /** The sentence for a dead letter; the caller shows the server's code and message next to it. */
 export function explainRefusal(refusal: Refusal): string {
+  // A closed month: the server's message says who closed it and when ("month closed by NAME on DATE").
+  if (refusal.code === closedMonthCode) {
+    return `This edit was not saved on the server: the ${refusal.message}. An administrator can reopen the month; export the edit to keep it.`;
+  }
   if (refusal.code === '23514') {
     const constraint = /check constraint "([^"]+)"/.exec(refusal.message)?.[1];
     const field = constraint ? constraintField(constraint) : undefined;

@@ -7,6 +7,8 @@ import { saveWeeks } from '../../data/repositories/store-month.ts';
 import { useDevice } from '../../data/device-context.tsx';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { monthLabel, shiftMonth } from '../../domain/month.ts';
+import { useMonthClosure } from '../../data/repositories/month-closures.ts';
+import { MonthClosureBar } from '../month-close/MonthClosureBar.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { DayGrid } from './DayGrid.tsx';
@@ -51,6 +53,8 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   const [pendingCells, setPendingCells] = useState(new Map<CellKey, DailyValue>());
   const [pendingWeeks, setPendingWeeks] = useState(new Map<IsoDate, WeekEdit>());
   const loading = data === undefined;
+  // A closed month's figures are read-only (the server refuses changes to them too).
+  const closure = useMonthClosure(storeId, month);
 
   const failed = (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -123,6 +127,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
           </select>
         </label>
       </div>
+      <MonthClosureBar month={month} />
       {status ? <p role="status">{status}</p> : null}
       {notice ? (
         <p className="notice" role="alert">
@@ -142,7 +147,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
           <DayGrid
             month={shown}
             today={today}
-            disabled={loading || busy || !storeId}
+            disabled={loading || busy || !storeId || closure?.closed === true}
             average={average}
             valueOf={valueOf}
             onCell={onCell}

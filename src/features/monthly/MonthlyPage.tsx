@@ -13,6 +13,7 @@ import { FigureValue } from '../../ui/FigureWorking.tsx';
 import { readMonth, shiftMonth } from '../../domain/month.ts';
 import { changePercent, formatChange } from '../../domain/last-year.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
+import { MonthClosureBar } from '../month-close/MonthClosureBar.tsx';
 import { PacePanel } from '../daily/PacePanel.tsx';
 import { monthlyTableOf, useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
@@ -87,6 +88,7 @@ export function MonthlyPage() {
           {status ?? ''}
         </span>
       </div>
+      <MonthClosureBar month={month} />
       <div className="monthly-layout" data-grid>
         <div className="scroll-x">
           <table className="monthly-table" aria-label="Monthly performance">

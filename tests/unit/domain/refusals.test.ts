@@ -70,6 +70,11 @@ describe('why the server refused an edit, in words', () => {
       'The server refused this edit under its rule "daily_inputs_calendar_matches_date".',
     ],
     ['another store (RLS)', { code: '42501', message: 'new row violates row-level security policy' }, "This account may not change this record: it belongs to another store, or the account's access changed."],
+    [
+      'a closed month',
+      { code: '23M01', message: 'month closed by Alex Morgan on 2031-02-03', changes: { value: 5 } },
+      'This edit was not saved on the server: the month closed by Alex Morgan on 2031-02-03. An administrator can reopen the month; export the edit to keep it.',
+    ],
     ['something unknown', { code: 'XX999', message: 'odd' }, 'The server refused this edit.'],
   ])('%s', (_name, overrides, sentence) => {
     expect(explainRefusal(refusal(overrides))).toBe(sentence);

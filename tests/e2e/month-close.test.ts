@@ -1,0 +1,68 @@
+/**
+ * Closing a month: a manager closes it after review, the header says who closed it and
+ * when, its grid stops taking entries, an admin can reopen it; and an edit typed offline
+ * for a month closed meanwhile lands in the refused list with the reason, for export.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demo } from '../support/demo.ts';
+import type { E2E } from './support/harness.ts';
+import { startE2E } from './support/harness.ts';
+
+describe('closing a month', () => {
+  let e2e: E2E;
+  beforeAll(async () => {
+    e2e = await startE2E();
+  });
+  afterAll(() => e2e?.close());
+
+  it('closes a month from its header, shows who closed it, stops its grid, and lets only an admin reopen it', async () => {
+    const { page } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 900 });
+    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await page.goto(`${e2e.appUrl}/daily?month=2032-02`);
+    const status = page.getByRole('group', { name: 'Month status' });
+    await status.getByText('Open').waitFor();
+    await status.getByRole('button', { name: 'Close month' }).click();
+    await status.getByRole('button', { name: 'Close February 2032' }).click();
+    await status.getByText(/^Closed by .+ on \d{4}-\d{2}-\d{2}$/).waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('CP Hours 2032-02-02').isDisabled()).toBe(true);
+    expect(await status.getByRole('button', { name: 'Reopen month' }).count()).toBe(0);
+    const { rows } = await e2e.stack.database.query<{ closed: boolean; by: string }>(
+      `select closed, closed_by::text as by from month_closures where store_id = $1 and month_start = '2032-02-01'`,
+      [demo.storeA],
+    );
+    expect(rows).toEqual([{ closed: true, by: demo.managerId }]);
+
+    const admin = await e2e.signedInPage('admin@example.com', { width: 1366, height: 900 });
+    await admin.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await admin.page.goto(`${e2e.appUrl}/monthly?month=2032-02`);
+    await admin.page.getByRole('group', { name: 'Month status' }).getByRole('button', { name: 'Reopen month' }).click();
+    await status.getByText('Open').waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('CP Hours 2032-02-02').isDisabled()).toBe(false);
+  });
+
+  it('puts an offline edit to a month closed meanwhile in the refused list, with who closed it and when', async () => {
+    const { page, context } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 900 });
+    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await page.goto(`${e2e.appUrl}/daily?month=2032-03`);
+    await context.setOffline(true);
+    const input = page.getByLabel('W Sales 2032-03-03');
+    await input.fill('2500');
+    await input.press('Tab');
+
+    // Meanwhile, on another device, the month is closed.
+    const elsewhere = await e2e.stack.signIn('manager@example.com');
+    const { error } = await elsewhere.from('month_closures').insert({ store_id: demo.storeA, month_start: '2032-03-01', year: 2032, closed: true });
+    expect(error).toBeNull();
+
+    await context.setOffline(false);
+    const issues = page.getByRole('button', { name: /^Sync issues \(\d+\)$/ });
+    await issues.waitFor({ timeout: 30_000 });
+    await issues.click();
+    const refused = page.getByRole('region', { name: 'Sync details' }).locator('ul.refusals li');
+    await expect.poll(() => refused.first().textContent(), { timeout: 10_000 }).toMatch(
+      /This edit was not saved on the server: the month closed by .+ on \d{4}-\d{2}-\d{2}\. An administrator can reopen the month; export the edit to keep it\./,
+    );
+    const { rows } = await e2e.stack.database.query(`select 1 from daily_inputs where store_id = $1 and entry_date = '2032-03-03'`, [demo.storeA]);
+    expect(rows).toEqual([]);
+  });
+});
