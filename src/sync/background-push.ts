@@ -10,6 +10,7 @@ import { createDeviceClient } from './device-client.ts';
 import { SyncEngine } from './engine.ts';
 import { InProcessLocks } from './leader.ts';
 import { supabaseTransport } from './supabase-transport.ts';
+import { deviceIdOf } from '../data/device-identity.ts';
 
 export type BackgroundPushOutcome = 'pushed' | 'nothing-to-do';
 
@@ -21,7 +22,7 @@ async function pushHoldingLock(config: BackendConfig): Promise<BackgroundPushOut
     const { client, sessions } = createDeviceClient(config, db, { autoRefreshToken: false });
     const engine = new SyncEngine({
       db,
-      transport: supabaseTransport(client, sessions),
+      transport: supabaseTransport(client, sessions, { deviceId: () => deviceIdOf(db) }),
       clock: { now: () => Date.now() },
       timers: { setTimeout: () => 0, clearTimeout: () => undefined },
       random: Math.random,

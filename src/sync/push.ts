@@ -27,7 +27,7 @@ function byTable(entries: OutboxEntry[]): Array<{ table: SyncedTable; entries: O
 async function pushBatch(ctx: PushContext, table: SyncedTable, batch: OutboxEntry[], summary: PushSummary): Promise<void> {
   const sent: SentEntry[] = batch.map((e) => ({ seq: e.seq as number, rev: e.rev, changes: e.changes, base: e.base }));
   const rows = batch.map((e) => ({ ...e.keyValues, ...e.changes }));
-  const outcome = await ctx.transport.push(table, rows);
+  const outcome = await ctx.transport.push(table, rows, batch.map((e) => new Date(e.updatedAt).toISOString()));
   if (outcome.ok) {
     await confirmPushed(ctx.db, table, sent, outcome.rows, ctx.now(), outcome.before);
     summary.pushed += batch.length;

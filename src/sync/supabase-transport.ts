@@ -29,18 +29,19 @@ function failure(status: number, error: PostgrestFailure, signal?: AbortSignal) 
 export function supabaseTransport(
   client: SupabaseClient,
   sessions: SessionKeeper,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; deviceId?: () => Promise<string | null> } = {},
 ): SyncTransport {
   const timeout = () => AbortSignal.timeout(options.timeoutMs ?? 20_000);
 
   return {
     session: () => sessions.current(),
     refreshSession: () => sessions.refresh(),
-    async push(table, rows): Promise<PushOutcome> {
+    async push(table, rows, typedAt): Promise<PushOutcome> {
       const signal = timeout();
       try {
+        const device = (await options.deviceId?.().catch(() => null)) ?? null;
         const { data, error, status } = await client
-          .rpc('push_changes_reported', { p_table: table, p_rows: rows })
+          .rpc('push_changes_reported', { p_table: table, p_rows: rows, p_typed_at: typedAt ?? null, p_device: device })
           .abortSignal(signal);
         if (error) return failure(status, error, signal);
         const answer = data as { rows?: unknown; before?: unknown } | null;

@@ -11,14 +11,18 @@ import { clearLocalData, unsyncedCount } from '../data/local-data.ts';
 import { authStorageKey, backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
 import { observeMeta, observeStoredSession, observeSyncCounts } from '../data/observe.ts';
 import { exportUnsynced, writeMeta } from '../data/sync-store.ts';
+import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
 import type { CycleResult, SyncReport } from './engine.ts';
 import { SyncEngine } from './engine.ts';
+import type { ChangeRecord } from './history-api.ts';
+import { readCellHistory } from './history-api.ts';
 import { InProcessLocks, webLocks } from './leader.ts';
 import type { SessionKeeper } from './session-keeper.ts';
 import type { SyncStatusStore } from './status-store.ts';
 import { createSyncStatusStore } from './status-store.ts';
 import { supabaseTransport } from './supabase-transport.ts';
+import { deviceIdOf } from '../data/device-identity.ts';
 
 export type SignOutOutcome = { signedOut: true } | { signedOut: false; unsynced: number };
 
@@ -39,6 +43,8 @@ export type SyncRuntime = {
   endSession(): Promise<void>;
   /** Every edit not yet on the server, as a file's text a person can keep. */
   unsyncedEditsText(): Promise<string>;
+  /** A cell's change history, read from the server (online only). */
+  cellHistory(table: SyncedTable, key: Row): Promise<ChangeRecord[]>;
   stop(): Promise<void>;
 };
 
@@ -79,7 +85,7 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
 
   const engine = new SyncEngine({
     db,
-    transport: supabaseTransport(client, sessions),
+    transport: supabaseTransport(client, sessions, { deviceId: () => deviceIdOf(db) }),
     clock: { now: () => Date.now() },
     timers: { setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
     random: Math.random,
@@ -179,6 +185,7 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       await client.auth.signOut({ scope: 'local' }).catch(() => undefined);
     },
     unsyncedEditsText: async () => JSON.stringify(await exportUnsynced(db), null, 2),
+    cellHistory: (table, key) => readCellHistory(client, table, key),
     stop,
   };
 }

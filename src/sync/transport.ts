@@ -32,7 +32,8 @@ export type SyncTransport = {
   /**
    * Writes rows field by field (push_changes): each row's natural key and changed fields
    * update the existing row, or create it; answers the rows as stored and as they were.
+   * `typedAt`: when each row's edit was typed (ISO), for the server's change history.
    */
-  push(table: SyncedTable, rows: Row[]): Promise<PushOutcome>;
+  push(table: SyncedTable, rows: Row[], typedAt?: readonly string[]): Promise<PushOutcome>;
   pull(table: SyncedTable, cursor: unknown, limit: number, minYear: number | null): Promise<PullOutcome>;
 };

@@ -6,7 +6,7 @@ export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
   'Access-Control-Allow-Headers':
     'authorization, x-client-info, apikey, content-type, x-retry-count, accept-profile, content-profile, ' +
-    'prefer, range, x-supabase-api-version, accept',
+    'prefer, range, x-supabase-api-version, accept, x-device-id',
   'Access-Control-Expose-Headers': 'Content-Range, X-Total-Count, Link, X-Supabase-Api-Version',
   'Access-Control-Max-Age': '86400',
 };

@@ -14,7 +14,11 @@
 -- promises (validation, row-level security, limits, errors) is push_changes' own: this
 -- function calls it with the same arguments, and malformed rows are left to it to name.
 
-create or replace function public.push_changes_reported(p_table text, p_rows jsonb)
+-- p_typed_at (optional): when each row's edit was typed on the device, ISO times in the
+-- order sent; p_device (optional): the device's id. Both are kept for the length of the
+-- call (transaction settings app.push_typed_at and app.push_device) for the change history.
+
+create or replace function public.push_changes_reported(p_table text, p_rows jsonb, p_typed_at jsonb default null, p_device text default null)
 returns jsonb
 language plpgsql volatile security invoker
 set search_path = ''
@@ -25,6 +29,17 @@ declare
   v_before jsonb;
 begin
   v_key := public.synced_table_key(p_table);
+  perform set_config('app.push_device', left(coalesce(p_device, ''), 100), true);
+  perform set_config('app.push_typed_at', '', true);
+  if v_key is not null and jsonb_typeof(p_rows) = 'array' and jsonb_typeof(p_typed_at) = 'array'
+     and jsonb_array_length(p_typed_at) = jsonb_array_length(p_rows) and jsonb_array_length(p_rows) <= 400 then
+    -- Each row's key with its typed time, for the history trigger to find its row by key.
+    perform set_config('app.push_typed_at', coalesce((
+      select jsonb_agg(jsonb_build_object('k', (select jsonb_object_agg(k, r.value -> k) from unnest(v_key) k), 'at', t.value))
+      from jsonb_array_elements(p_rows) with ordinality r(value, ord)
+      join jsonb_array_elements(p_typed_at) with ordinality t(value, ord) on t.ord = r.ord
+      where jsonb_typeof(r.value) = 'object')::text, ''), true);
+  end if;
   if v_key is not null and jsonb_typeof(p_rows) = 'array' and jsonb_array_length(p_rows) between 1 and 400 then
     select string_agg(format('t.%1$I = s.%1$I', k), ' and ') into v_match from unnest(v_key) k;
     begin
@@ -45,5 +60,5 @@ begin
 end
 $$;
 
-revoke execute on function public.push_changes_reported(text, jsonb) from public, anon;
-grant execute on function public.push_changes_reported(text, jsonb) to authenticated, service_role;
+revoke execute on function public.push_changes_reported(text, jsonb, jsonb, text) from public, anon;
+grant execute on function public.push_changes_reported(text, jsonb, jsonb, text) to authenticated, service_role;

@@ -1,7 +1,8 @@
 -- Closing a month. After review, a store's manager closes a month; from then on the
 -- database refuses every insert, update and delete of that month's figures, whatever
 -- the path (a device's push, plain REST, SQL as a signed-in user), with SQLSTATE 23M01
--- and the message "month closed by NAME on DATE". A device that typed an edit offline
+-- and the message "month closed by NAME on DATE" (the database owner's own SQL, such as
+-- a restore, is not refused). A device that typed an edit offline
 -- for a month closed meanwhile gets that refusal on its push and keeps the edit in its
 -- refused list, with the reason, for export. Only an admin reopens a month.
 --
@@ -122,6 +123,10 @@ declare
   v_name text;
   v_at timestamptz;
 begin
+  -- The database owner's own SQL (a restore, migrations) is not a person's edit.
+  if nullif(current_setting('request.jwt.claims', true), '') is null then
+    return case when tg_op = 'DELETE' then old else new end;
+  end if;
   foreach v_row in array array[
     case when tg_op <> 'INSERT' then to_jsonb(old) end,
     case when tg_op <> 'DELETE' then to_jsonb(new) end]

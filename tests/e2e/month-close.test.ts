@@ -1,5 +1,6 @@
 /**
- * Closing a month: a manager closes it after review, the header says who closed it and
+ * Who changed a number, and closing a month. A cell's history lists every change the
+ * server recorded, with who, the device and when. Closing a month: a manager closes it after review, the header says who closed it and
  * when, its grid stops taking entries, an admin can reopen it; and an edit typed offline
  * for a month closed meanwhile lands in the refused list with the reason, for export.
  */
@@ -38,6 +39,25 @@ describe('closing a month', () => {
     await admin.page.getByRole('group', { name: 'Month status' }).getByRole('button', { name: 'Reopen month' }).click();
     await status.getByText('Open').waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('CP Hours 2032-02-02').isDisabled()).toBe(false);
+  });
+
+  it("shows a cell's history: each change with who made it, on which device, typed and arrived", async () => {
+    const { page } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 900 });
+    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await page.goto(`${e2e.appUrl}/daily?month=2032-05`);
+    const input = page.getByLabel('I Hours 2032-05-04');
+    for (const value of ['3', '4.5']) {
+      await input.fill(value);
+      await input.press('Tab');
+      await expect.poll(async () => (await e2e.stack.database.query(`select value::text as v from daily_inputs where store_id = $1 and entry_date = '2032-05-04' and row_identifier = 'I'`, [demo.storeA])).rows, { timeout: 20_000 }).toEqual([{ v: value === '3' ? '3.00' : '4.50' }]);
+    }
+    await input.focus();
+    await page.getByRole('button', { name: 'History of I Hours 2032-05-04' }).click();
+    const changes = page.getByRole('region', { name: 'Cell history' }).locator('ol.history li');
+    await expect.poll(() => changes.allTextContents(), { timeout: 10_000 }).toHaveLength(2);
+    const [newest, first] = await changes.allTextContents();
+    expect(newest).toMatch(/^3 → 4\.5 by .+ on device-[0-9a-f-]{36}, typed .+, arrived .+$/);
+    expect(first).toMatch(/^empty → 3 by .+ on device-/);
   });
 
   it('puts an offline edit to a month closed meanwhile in the refused list, with who closed it and when', async () => {

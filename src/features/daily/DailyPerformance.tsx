@@ -9,6 +9,7 @@ import type { IsoDate } from '../../domain/calendar.ts';
 import { monthLabel, shiftMonth } from '../../domain/month.ts';
 import { useMonthClosure } from '../../data/repositories/month-closures.ts';
 import { MonthClosureBar } from '../month-close/MonthClosureBar.tsx';
+import { CellHistory, useLastDailyCell } from '../history/CellHistory.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { DayGrid } from './DayGrid.tsx';
@@ -55,6 +56,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   const loading = data === undefined;
   // A closed month's figures are read-only (the server refuses changes to them too).
   const closure = useMonthClosure(storeId, month);
+  const lastCell = useLastDailyCell();
 
   const failed = (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -144,15 +146,19 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
         <>
           <KpiRow figures={shown.figures} lastYear={lastYear?.figures} />
           <PacePanel paces={shown.paces} remainingDays={Math.max(shown.days.workDays - shown.days.daysComplete, 0)} />
-          <DayGrid
-            month={shown}
-            today={today}
-            disabled={loading || busy || !storeId || closure?.closed === true}
-            average={average}
-            valueOf={valueOf}
-            onCell={onCell}
-            onWeek={onWeek}
-          />
+          {/* The cell that last had focus is the one "History of ..." below asks about. */}
+          <div onFocus={lastCell.onFocus}>
+            <DayGrid
+              month={shown}
+              today={today}
+              disabled={loading || busy || !storeId || closure?.closed === true}
+              average={average}
+              valueOf={valueOf}
+              onCell={onCell}
+              onWeek={onWeek}
+            />
+          </div>
+          {storeId ? <CellHistory storeId={storeId} cell={lastCell.cell} /> : null}
         </>
       ) : (
         <p>Loading performance data...</p>

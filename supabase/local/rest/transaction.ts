@@ -39,6 +39,22 @@ export function rollsBack(txEnd: TxEnd, prefs: Pick<Preferences, 'tx'>): boolean
 
 export type RunInRole = <T>(readOnly: boolean, work: (tx: Queryable) => Promise<T>) => Promise<T>;
 
+/** Credentials stay out of what SQL can read; everything else is there as PostgREST puts it. */
+const unreadableHeaders = new Set(['authorization', 'apikey', 'cookie']);
+
+/**
+ * The request's headers as PostgREST gives them to SQL (`request.headers`, names in lower
+ * case), so functions and triggers can read, say, the device a push came from.
+ */
+function requestHeadersJson(req: StackRequest): string {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || unreadableHeaders.has(name)) continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return JSON.stringify(headers);
+}
+
 export function roleRunner(
   options: TransactionOptions,
   req: StackRequest,
@@ -58,6 +74,7 @@ export function roleRunner(
             `select set_config('search_path', $6, true), set_config('role', $1, true),
                     set_config('request.jwt.claims', $2, true), set_config('request.method', $3, true),
                     set_config('request.path', $4, true), set_config('statement_timeout', $5, true),
+                    set_config('request.headers', $7, true),
                     (select set_config('enable_memoize', 'off', true) where current_setting('server_version_num')::int >= 140000)`,
             [
               claims.role ?? 'anon',
@@ -66,6 +83,7 @@ export function roleRunner(
               req.url.pathname,
               String(options.statementTimeoutMs),
               `${ident(schema)}, public, extensions`,
+              requestHeadersJson(req),
             ],
           );
           const result = await work(tx);

@@ -1,0 +1,49 @@
+/**
+ * Reads a cell's change history from the server (who changed it, from which device, when
+ * it was typed and when it arrived, old and new value). Online only: the history lives on
+ * the server, where nobody can alter it.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Row, SyncedTable } from '../data/synced-tables.ts';
+
+export type ChangeRecord = {
+  field: string;
+  oldValue: unknown;
+  newValue: unknown;
+  by: string | null;
+  device: string | null;
+  typedAt: string | null;
+  arrivedAt: string;
+};
+
+type HistoryRow = {
+  field: string;
+  old_value: unknown;
+  new_value: unknown;
+  changed_by_name: string | null;
+  device_id: string | null;
+  typed_at: string | null;
+  arrived_at: string;
+};
+
+/** The newest changes first, at most `limit`. `key` is the row's natural key (store included). */
+export async function readCellHistory(client: SupabaseClient, table: SyncedTable, key: Row, limit = 50): Promise<ChangeRecord[]> {
+  const { data, error } = await client
+    .from('change_history')
+    .select('field, old_value, new_value, changed_by_name, device_id, typed_at, arrived_at')
+    .eq('table_name', table)
+    .contains('row_key', key)
+    .order('arrived_at', { ascending: false })
+    .order('id', { ascending: false })
+    .limit(limit);
+  if (error) throw new Error(error.message);
+  return (data as HistoryRow[]).map((row) => ({
+    field: row.field,
+    oldValue: row.old_value,
+    newValue: row.new_value,
+    by: row.changed_by_name,
+    device: row.device_id,
+    typedAt: row.typed_at,
+    arrivedAt: row.arrived_at,
+  }));
+}
