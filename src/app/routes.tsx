@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import type { AppDatabase } from '../data/app-database.ts';
 import { AdminPage } from '../features/admin/AdminPage.tsx';
+import { ComparePage } from '../features/compare/ComparePage.tsx';
 import { DailyPerformance } from '../features/daily/DailyPerformance.tsx';
 import { FrontEndTeamPage } from '../features/front-end-team/FrontEndTeamPage.tsx';
 import { MonthlyPage } from '../features/monthly/MonthlyPage.tsx';
@@ -59,6 +60,14 @@ export function AppRoutes({ db, updateBanner }: { db: AppDatabase; updateBanner:
             <Route path="/service-overview" element={<ServiceOverviewPage />} />
             <Route path="/front-end-team" element={<FrontEndTeamPage />} />
             <Route path="/settings" element={<SettingsPage />} />
+            <Route
+              path="/compare"
+              element={
+                <RequireAdmin>
+                  <ComparePage />
+                </RequireAdmin>
+              }
+            />
             <Route
               path="/admin"
               element={

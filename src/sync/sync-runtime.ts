@@ -15,6 +15,7 @@ import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
 import type { CycleResult, SyncReport } from './engine.ts';
 import { SyncEngine } from './engine.ts';
+import { readStoreComparison } from './comparison-api.ts';
 import type { ChangeRecord } from './history-api.ts';
 import { readCellHistory } from './history-api.ts';
 import { InProcessLocks, webLocks } from './leader.ts';
@@ -45,6 +46,8 @@ export type SyncRuntime = {
   unsyncedEditsText(): Promise<string>;
   /** A cell's change history, read from the server (online only). */
   cellHistory(table: SyncedTable, key: Row): Promise<ChangeRecord[]>;
+  /** Every store's rows for a month and the same month last year (admins only), from the server. */
+  storeComparison(month: string): Promise<unknown>;
   stop(): Promise<void>;
 };
 
@@ -186,6 +189,7 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     },
     unsyncedEditsText: async () => JSON.stringify(await exportUnsynced(db), null, 2),
     cellHistory: (table, key) => readCellHistory(client, table, key),
+    storeComparison: (month) => readStoreComparison(client, month),
     stop,
   };
 }

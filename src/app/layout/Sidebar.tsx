@@ -76,9 +76,14 @@ export function Sidebar({ onLogout }: { onLogout: () => void }) {
             <NavLink to={withMonth('/settings')}>System</NavLink>
           </li>
           {account.isAdmin ? (
-            <li>
-              <NavLink to={withMonth('/admin')}>Admin</NavLink>
-            </li>
+            <>
+              <li>
+                <NavLink to={withMonth('/compare')}>Store Comparison</NavLink>
+              </li>
+              <li>
+                <NavLink to={withMonth('/admin')}>Admin</NavLink>
+              </li>
+            </>
           ) : null}
         </ul>
         <button type="button" onClick={toggleTheme} aria-pressed={theme === 'light'}>
