@@ -51,7 +51,8 @@ describe('the Front End Team screen', () => {
       expect(cells[1]).toBe(oneDecimal.format(days > 0 ? ros / days : 0)); // ROs per day
       expect(cells[2]).toBe(money.format(Number(advisor.labour) / ros)); // labour per RO
       const alignments = page.getByRole('table', { name: 'Op Code Focus' }).getByRole('row', { name: new RegExp(`^${advisor.name}`) }).locator('td').first();
-      expect(await alignments.locator('.share').textContent()).toBe(`${Math.round((Number(advisor.alignments) / ros) * 100)}% of ROs`);
+      // The op codes table may arrive after the totals on a first sync.
+      await expect.poll(() => alignments.locator('.share').textContent(), { timeout: 20_000 }).toBe(`${Math.round((Number(advisor.alignments) / ros) * 100)}% of ROs`);
     }
     const teamPay = advisors.reduce((sum, a) => sum + Number(a.pay), 0);
     const totalsRow = page.getByRole('table', { name: 'Front End Team' }).getByRole('row', { name: /^TOTALS/ });

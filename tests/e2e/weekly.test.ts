@@ -18,7 +18,7 @@ describe('the Weekly screen', () => {
     expect(await page.getByRole('combobox', { name: 'Week figures' }).locator('option').allTextContents()).toEqual(['avg', 'Weekly Total']);
     await page.getByLabel('Days Complete Week 2').fill('5');
     await page.getByLabel('Work Days Week 2').click();
-    await expect.poll(() => page.locator('.save-status').textContent()).toBe('Saved');
+    await expect.poll(() => page.locator('.save-status').textContent(), { timeout: 10_000, interval: 50 }).toBe('Saved');
     await expect.poll(() => page.locator('.save-status').textContent(), { timeout: 5000 }).toBe('');
     await page.reload();
     await expect.poll(() => page.getByLabel('Days Complete Week 2').inputValue(), { timeout: 10_000 }).toBe('5');
