@@ -6,6 +6,7 @@
  */
 import type { CodeLimit, FieldLimit, ListLimit, NumberLimit, TextLimit } from './limits.ts';
 import { fieldLimits } from './limits.ts';
+import { monthNames } from './month.ts';
 import { isWeekPartStart, weekPartLength } from './work-days.ts';
 
 export type RowValues = Readonly<Record<string, unknown>>;
@@ -99,7 +100,6 @@ export function valueProblem(limit: ResolvedLimit, value: unknown): string | nul
   }
 }
 
-const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** Where a row sits in time, as people say it: "2026-11-03", "week of 2026-09-27", "March 2026". */
 function rowWhen(row: RowValues): string | null {

@@ -28,3 +28,6 @@ export function yearAndMonth(month: MonthKey): { year: number; month: number } {
   const [year, m] = month.split('-').map(Number) as [number, number];
   return { year, month: m };
 }
+
+/** The months' names, January first. */
+export const monthNames: readonly string[] = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

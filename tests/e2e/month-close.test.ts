@@ -58,6 +58,18 @@ describe('closing a month', () => {
     const [newest, first] = await changes.allTextContents();
     expect(newest).toMatch(/^3 → 4\.5 by .+ on device-[0-9a-f-]{36}, typed .+, arrived .+$/);
     expect(first).toMatch(/^empty → 3 by .+ on device-/);
+
+    // A monthly table entry has its history too.
+    await page.goto(`${e2e.appUrl}/monthly?month=2032-05`);
+    const gross = page.getByLabel('Gross WARRANTY');
+    await gross.fill('1234');
+    await gross.press('Tab');
+    await expect.poll(async () => (await e2e.stack.database.query(`select gross_value::text as v from monthly_labor_gross_inputs where store_id = $1 and month_year = '2032-05-01' and labor_type = 'warranty'`, [demo.storeA])).rows, { timeout: 20_000 }).toEqual([{ v: '1234.00' }]);
+    await gross.focus();
+    await page.getByRole('button', { name: 'History of Gross WARRANTY' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Cell history' }).locator('ol.history li').allTextContents(), { timeout: 10_000 }).toEqual([
+      expect.stringMatching(/^empty → 1234 by .+ on device-/),
+    ]);
   });
 
   it('puts an offline edit to a month closed meanwhile in the refused list, with who closed it and when', async () => {

@@ -9,7 +9,8 @@ import type { IsoDate } from '../../domain/calendar.ts';
 import { monthLabel, shiftMonth } from '../../domain/month.ts';
 import { useMonthClosure } from '../../data/repositories/month-closures.ts';
 import { MonthClosureBar } from '../month-close/MonthClosureBar.tsx';
-import { CellHistory, useLastDailyCell } from '../history/CellHistory.tsx';
+import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
+import { dailyCellRef } from '../history/cell-refs.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { DayGrid } from './DayGrid.tsx';
@@ -56,7 +57,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   const loading = data === undefined;
   // A closed month's figures are read-only (the server refuses changes to them too).
   const closure = useMonthClosure(storeId, month);
-  const lastCell = useLastDailyCell();
+  const lastCell = useLastCell((label) => (storeId ? dailyCellRef(label, storeId) : null));
 
   const failed = (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -158,7 +159,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
               onWeek={onWeek}
             />
           </div>
-          {storeId ? <CellHistory storeId={storeId} cell={lastCell.cell} /> : null}
+          <CellHistory cell={lastCell.cell} />
         </>
       ) : (
         <p>Loading performance data...</p>

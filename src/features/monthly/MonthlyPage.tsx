@@ -14,6 +14,8 @@ import { readMonth, shiftMonth } from '../../domain/month.ts';
 import { changePercent, formatChange } from '../../domain/last-year.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import { MonthClosureBar } from '../month-close/MonthClosureBar.tsx';
+import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
+import { monthlyCellRef } from '../history/cell-refs.ts';
 import { PacePanel } from '../daily/PacePanel.tsx';
 import { monthlyTableOf, useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
@@ -38,6 +40,8 @@ export function MonthlyPage() {
   const device = useDevice();
   const { storeId } = useAccount();
   const { month, setMonth } = useSelectedMonth();
+  // The input that last had focus is the one "History of ..." asks about.
+  const lastCell = useLastCell((label) => (storeId ? monthlyCellRef(label, storeId, month) : null));
   const monthYear = `${month}-01`;
   const data = useDailyMonth(storeId, month);
   const lastYearData = useDailyMonth(storeId, shiftMonth(month, -12));
@@ -89,7 +93,7 @@ export function MonthlyPage() {
         </span>
       </div>
       <MonthClosureBar month={month} />
-      <div className="monthly-layout" data-grid>
+      <div className="monthly-layout" data-grid onFocus={lastCell.onFocus}>
         <div className="scroll-x">
           <table className="monthly-table" aria-label="Monthly performance">
             <thead>
@@ -192,6 +196,7 @@ export function MonthlyPage() {
           <HoursMixChart cp={totals.CP.hours} w={totals.W.hours} i={totals.I.hours} target={data.figures.workMixChart.targetText} />
         </Suspense>
       </div>
+      <CellHistory cell={lastCell.cell} />
       <PacePanel paces={data.paces} remainingDays={Math.max(data.days.workDays - data.days.daysComplete, 0)} />
       <MonthEndFigures storeId={storeId} month={month} operational={data.rows.operational} onStatus={setStatus} />
     </section>

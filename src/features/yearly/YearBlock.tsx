@@ -3,10 +3,10 @@ import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency, formatHours } from '../../domain/format.ts';
 import type { YearlyInput, YearlyRow } from '../../domain/yearly.ts';
 import { deriveYearlyRow, yearlySummary } from '../../domain/yearly.ts';
+import { monthNames } from '../../domain/month.ts';
 import { ExpensePercentCell, GpPercentCell, HoursPerDayCell, NetCells, VersusCells } from './derived-cells.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 
-export const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 export const inputFields = ['sales', 'gp_net', 'ros', 'personnel_exp', 'semi_fixed_exp', 'fixed_exp'] as const;
 export type InputField = (typeof inputFields)[number];
 const fieldLabels: Record<InputField, string> = {

@@ -10,7 +10,10 @@ import { useYearDays } from '../../data/repositories/month-rows.ts';
 import type { MonthDays } from '../../domain/work-days.ts';
 import { todayIso } from '../daily/use-daily-month.ts';
 import type { InputField } from './YearBlock.tsx';
-import { monthInput, monthNames, YearBlock } from './YearBlock.tsx';
+import { monthNames } from '../../domain/month.ts';
+import { monthInput, YearBlock } from './YearBlock.tsx';
+import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
+import { yearlyCellRef } from '../history/cell-refs.ts';
 
 /** The chart's lines: a month without figures (one not yet begun) is a gap, not a drop to zero. */
 function series(year: number, rows: Row[]) {
@@ -34,6 +37,8 @@ const clearAfterMs = { success: 2500, error: 4000 } as const;
 export function YearlyPage() {
   const device = useDevice();
   const { storeId } = useAccount();
+  // The input that last had focus is the one "History of ..." asks about.
+  const lastCell = useLastCell((label) => (storeId ? yearlyCellRef(label, storeId) : null));
   const { month } = useSelectedMonth();
   const { year } = yearAndMonth(month);
   const current = useYearlyInputs(storeId, year);
@@ -87,11 +92,12 @@ export function YearlyPage() {
         </Suspense>
       )}
       {loading ? null : (
-        <div className="year-blocks" data-grid>
+        <div className="year-blocks" data-grid onFocus={lastCell.onFocus}>
           <YearBlock year={year} rows={current} previous={previous} daysComplete={daysCompleteOf(currentDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
           <YearBlock year={year - 1} rows={previous} daysComplete={daysCompleteOf(previousDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
         </div>
       )}
+      {loading ? null : <CellHistory cell={lastCell.cell} />}
     </section>
   );
 }
