@@ -20,6 +20,8 @@ type Props = {
   className?: string;
   /** Shown greyed while the cell is empty: the value that applies when nothing is entered. */
   placeholder?: string;
+  /** The stored field behind the cell, for "History of ..." (kept on the input as data-history). */
+  history?: { table: string; key: Record<string, unknown>; field: string };
   /**
    * Called on leaving the cell with a changed, valid value (null when emptied). When it
    * returns a promise that fails (the device could not store the value), the cell keeps
@@ -38,7 +40,7 @@ const shown = (value: number | null) => (value === null ? '' : String(value));
  * can be corrected, is marked invalid, and says why (announced as an alert); so does a
  * value the device failed to store. Escape goes back to the stored value.
  */
-export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, onCommit }: Props) {
+export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, history, onCommit }: Props) {
   // What the person is typing, while the cell has focus or holds a refused entry; otherwise the cell shows its value.
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -100,6 +102,7 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
         data-row={row}
         data-column={column}
         data-order={order}
+        data-history={history ? JSON.stringify(history) : undefined}
         onFocus={() => setDraft((typed) => typed ?? shown(value))}
         onChange={(event) => setDraft(event.target.value)}
         onBlur={commit}

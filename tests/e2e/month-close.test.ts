@@ -70,6 +70,19 @@ describe('closing a month', () => {
     await expect.poll(() => page.getByRole('region', { name: 'Cell history' }).locator('ol.history li').allTextContents(), { timeout: 10_000 }).toEqual([
       expect.stringMatching(/^empty → 1234 by .+ on device-/),
     ]);
+
+    // So has an advisor's figure.
+    await page.goto(`${e2e.appUrl}/front-end-team?month=2032-05`);
+    const days = page.getByLabel(/^Days Worked /).first();
+    const label = (await days.getAttribute('aria-label')) ?? '';
+    await days.fill('12');
+    await days.press('Tab');
+    await expect.poll(async () => (await e2e.stack.database.query(`select days_worked::text as v from front_end_team_daily_performance where store_id = $1 and entry_date = '2032-05-01'`, [demo.storeA])).rows, { timeout: 20_000 }).toEqual([{ v: '12.00' }]);
+    await days.focus();
+    await page.getByRole('button', { name: `History of ${label}` }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Cell history' }).locator('ol.history li').allTextContents(), { timeout: 10_000 }).toEqual([
+      expect.stringMatching(/^empty → 12 by .+ on device-/),
+    ]);
   });
 
   it('puts an offline edit to a month closed meanwhile in the refused list, with who closed it and when', async () => {

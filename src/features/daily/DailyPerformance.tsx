@@ -157,6 +157,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
               valueOf={valueOf}
               onCell={onCell}
               onWeek={onWeek}
+              storeId={storeId ?? undefined}
             />
           </div>
           <CellHistory cell={lastCell.cell} />

@@ -24,6 +24,8 @@ type Props = {
   valueOf(key: CellKey): number | null;
   onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null): void | Promise<unknown>;
   onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
+  /** The store, for the week inputs' history. */
+  storeId?: string;
 };
 
 /**
@@ -32,7 +34,7 @@ type Props = {
  * calendar; on a tablet each day is one row of six inputs. Inputs are keyed by position,
  * not by date, so switching months reuses them instead of rebuilding the grid.
  */
-export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek }: Props) {
+export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId }: Props) {
   return (
     <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales">
       <div className="weekday-head" aria-hidden="true">
@@ -89,7 +91,7 @@ export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWe
               </div>
             ))}
           </div>
-          <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} />
+          <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} storeId={storeId} />
         </section>
       ))}
     </div>

@@ -11,6 +11,8 @@ type Props = {
   average: boolean;
   disabled: boolean;
   onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
+  /** The store, for each week input's history. */
+  storeId?: string;
 };
 
 /**
@@ -18,7 +20,7 @@ type Props = {
  * total), and that part's days complete and work days. An empty field shows what the
  * work pattern gives; an entry that differs from the pattern says so.
  */
-export function WeekSummary({ week, figures, average, disabled, onWeek }: Props) {
+export function WeekSummary({ week, figures, average, disabled, onWeek, storeId }: Props) {
   const totals = figures?.totals;
   const lines = totals
     ? [
@@ -52,6 +54,7 @@ export function WeekSummary({ week, figures, average, disabled, onWeek }: Props)
                   disabled={disabled}
                   row={1000 + week.index}
                   column={index}
+                  history={storeId ? { table: 'weekly_store_performance', key: { store_id: storeId, week_start_date: part.start }, field: column } : undefined}
                   onCommit={(value) => onWeek(part.start, field, value)}
                 />
                 <span className="hint">{entered === null ? 'from pattern' : entered !== fromPattern ? `pattern: ${fromPattern}` : ''}</span>

@@ -26,13 +26,15 @@ type Props = {
   totalLabel?: string;
   /** What an empty team means right now (none added yet, or not fetched yet). */
   emptyText: string;
+  /** The store and the month's first day the figures are kept on, for each cell's history. */
+  historyAt?: { storeId: string; firstDay: string };
 };
 
 export const showFigure = (value: number | null | undefined, money?: boolean) =>
   value === null || value === undefined ? '-' : money ? formatCurrency(value) : formatCount(value);
 
 /** Advisors down, figures across, each cell saved as it is left; the team's total at the foot. */
-export function AdvisorFiguresTable({ label, table, columns, advisors, figures, onCommit, note, footer, action, totalLabel = 'TEAM TOTAL', emptyText }: Props) {
+export function AdvisorFiguresTable({ label, table, columns, advisors, figures, onCommit, note, footer, action, totalLabel = 'TEAM TOTAL', emptyText, historyAt }: Props) {
   const keys = columns.map((c) => c.key);
   const team = addUp([...figures.values()], keys);
   return (
@@ -69,6 +71,7 @@ export function AdvisorFiguresTable({ label, table, columns, advisors, figures, 
                     limit={numberLimitOf(table, c.key)}
                     row={row}
                     column={column}
+                    history={historyAt ? { table, key: { store_id: historyAt.storeId, advisor_id: advisor.id, entry_date: historyAt.firstDay }, field: c.key } : undefined}
                     onCommit={(value) => onCommit(advisor.id, c.key, value)}
                   />
                   {note?.(own, c.key, advisor.id)}

@@ -60,6 +60,7 @@ export function AdvisorsPanel({ storeId, month, team, onCommit }: Props) {
       <AdvisorFiguresTable
         label="Front End Team"
         table="front_end_team_daily_performance"
+        historyAt={{ storeId, firstDay: `${month}-01` }}
         columns={columns}
         advisors={team.advisors}
         emptyText={team.emptyText}

@@ -10,6 +10,7 @@ import { OpCodeFocus } from './OpCodeFocus.tsx';
 import { ScoreCard } from './ScoreCard.tsx';
 import { SurveysTable } from './SurveysTable.tsx';
 import { useFrontEndTeamMonth } from './use-team-month.ts';
+import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 
@@ -31,6 +32,8 @@ export function FrontEndTeamPage() {
   const { storeId } = useAccount();
   const { month } = useSelectedMonth();
   const team = useFrontEndTeamMonth(storeId, month);
+  // The cell that last had focus is the one "History of ..." asks about (each names its stored field).
+  const lastCell = useLastCell(() => null);
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
 
   async function run(save: () => Promise<unknown>) {
@@ -46,6 +49,7 @@ export function FrontEndTeamPage() {
   if (!storeId) return <p role="alert">Store ID not found. Please ensure you are logged in and have a store associated.</p>;
   if (!team) return <p>Loading front end team...</p>;
   const where = { storeId, year: team.year, month: team.month };
+  const historyAt = { storeId, firstDay: `${month}-01` };
   const figure = (table: AdvisorMonthTable) => (advisorId: string, key: string, value: number | null) =>
     void run(() => saveAdvisorMonthFigure(device, table, { ...where, advisorId }, key, value));
   const survey = (advisorId: string, fields: Row) =>
@@ -76,7 +80,7 @@ export function FrontEndTeamPage() {
           {status?.text ?? ''}
         </p>
       </header>
-      <div className="team-sections">
+      <div className="team-sections" onFocus={lastCell.onFocus}>
         <section id="front-end-team-section" className="card" aria-labelledby="front-end-team-title">
           <AdvisorsPanel storeId={storeId} month={month} team={team} onCommit={figure('front_end_team_daily_performance')} />
         </section>
@@ -85,6 +89,7 @@ export function FrontEndTeamPage() {
           <AdvisorFiguresTable
             label="Totals"
             table="front_end_team_advisor_totals"
+            historyAt={historyAt}
             columns={totalsFields}
             advisors={team.advisors}
             emptyText={team.emptyText}
@@ -93,13 +98,16 @@ export function FrontEndTeamPage() {
           />
         </section>
         <section id="op-code-focus-section" className="card" aria-labelledby="op-code-focus-title">
-          <OpCodeFocus team={team} onCommit={figure('front_end_team_advisor_op_codes')} />
+          <OpCodeFocus team={team} historyAt={historyAt} onCommit={figure('front_end_team_advisor_op_codes')} />
         </section>
         <section id="surveys-section" className="card" aria-labelledby="surveys-title">
-          <SurveysTable team={team} onSave={survey} />
+          <SurveysTable team={team} storeId={storeId} onSave={survey} />
         </section>
         <section id="score-card-section" className="card" aria-labelledby="score-card-title">
-          <ScoreCard team={team} onTarget={target} />
+          <ScoreCard team={team} storeId={storeId} onTarget={target} />
+        </section>
+        <section className="card" aria-label="History">
+          <CellHistory cell={lastCell.cell} />
         </section>
       </div>
     </div>

@@ -6,10 +6,14 @@ import type { TeamMonth } from './use-team-month.ts';
 
 const goalText = { 'no-data': 'no ROs yet', behind: 'below the low goal', warning: 'between the goals', good: 'at target' } as const;
 
-type Props = { team: TeamMonth; onCommit(advisorId: string, key: string, value: number | null): void };
+type Props = {
+  team: TeamMonth;
+  onCommit(advisorId: string, key: string, value: number | null): void;
+  historyAt?: { storeId: string; firstDay: string };
+};
 
 /** Op code counts per advisor, each with its share of the advisor's ROs against the fixed goals. */
-export function OpCodeFocus({ team, onCommit }: Props) {
+export function OpCodeFocus({ team, onCommit, historyAt }: Props) {
   const teamRos = addUp([...team.totals.values()], ['total_ros']).total_ros ?? 0;
   function share(figures: Figures, key: string, advisorId: string | null) {
     const goal = opCodeFields.find((f) => f.key === key);
@@ -28,6 +32,7 @@ export function OpCodeFocus({ team, onCommit }: Props) {
       <AdvisorFiguresTable
         label="Op Code Focus"
         table="front_end_team_advisor_op_codes"
+        historyAt={historyAt}
         columns={opCodeFields}
         advisors={team.advisors}
         emptyText={team.emptyText}

@@ -14,6 +14,8 @@ const projecting = (labourSales: number | null, monthComplete: number) => {
 type Props = {
   team: TeamMonth;
   onTarget(column: string, value: number | null): void;
+  /** The store, for each target's history. */
+  storeId?: string;
 };
 
 /**
@@ -21,7 +23,7 @@ type Props = {
  * the team's over the store's days complete, the month's targets (editable) and how the
  * team compares. Projecting carries labour sales to the month's end at the store's pace.
  */
-export function ScoreCard({ team, onTarget }: Props) {
+export function ScoreCard({ team, onTarget, storeId }: Props) {
   const keys = totalsFields.map((f) => f.key);
   const teamTotals = addUp([...team.totals.values()], keys);
   const teamScore = scoreCard(teamTotals, team.daysComplete);
@@ -74,6 +76,7 @@ export function ScoreCard({ team, onTarget }: Props) {
                   limit={numberLimitOf('front_end_team_targets', c.targetColumn)}
                   row={0}
                   column={column}
+                  history={storeId ? { table: 'front_end_team_targets', key: { store_id: storeId, year: team.year, month: team.month }, field: c.targetColumn } : undefined}
                   onCommit={(value) => onTarget(c.targetColumn, value)}
                 />
               </td>

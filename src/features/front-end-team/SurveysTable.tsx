@@ -20,10 +20,12 @@ const npsMaxLength = fieldLimits.advisor_survey_data.nps_score.maxLength;
 type Props = {
   team: TeamMonth;
   onSave(advisorId: string, fields: Row): void;
+  /** The store, for each cell's history. */
+  storeId?: string;
 };
 
 /** Each advisor's month of surveys: MPI media, NPS (as typed), surveys and e-mail penetration. */
-export function SurveysTable({ team, onSave }: Props) {
+export function SurveysTable({ team, onSave, storeId }: Props) {
   const rows = team.advisors.map((advisor) => ({ advisor, survey: team.surveys.get(advisor.id) }));
   const totalSurveys = addUp(rows.map((r) => r.survey ?? {}), ['surveys_count']).surveys_count;
   return (
@@ -51,6 +53,7 @@ export function SurveysTable({ team, onSave }: Props) {
                   limit={numberLimitOf('advisor_survey_data', key)}
                   row={row}
                   column={column}
+                  history={storeId ? { table: 'advisor_survey_data', key: { store_id: storeId, advisor_id: advisor.id, year: team.year, month: team.month }, field: key } : undefined}
                   onCommit={(value) => onSave(advisor.id, { [key]: value })}
                 />
               );

@@ -2,14 +2,28 @@ import { useState } from 'react';
 import type { FocusEvent } from 'react';
 import type { ChangeRecord } from '../../sync/history-api.ts';
 import type { CellRef } from './cell-refs.ts';
+import { isSyncedTable } from '../../data/synced-tables.ts';
 import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
+
+/** The field a cell names itself (its data-history), when the screen gave it one. */
+function storedFieldOf(element: HTMLElement, label: string): CellRef | null {
+  const text = element.dataset.history;
+  if (!text) return null;
+  try {
+    const { table, key, field } = JSON.parse(text) as Omit<CellRef, 'label'>;
+    return isSyncedTable(table) ? { label, table, key, field } : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Remembers the input that last had focus and names a stored field, for "History of ..." beside it. */
 export function useLastCell(resolve: (label: string) => CellRef | null) {
   const [cell, setCell] = useState<CellRef | null>(null);
   const onFocus = (event: FocusEvent<HTMLElement>) => {
-    const label = (event.target as HTMLElement).getAttribute('aria-label');
-    const found = label ? resolve(label) : null;
+    const target = event.target as HTMLElement;
+    const label = target.getAttribute('aria-label');
+    const found = label ? (storedFieldOf(target, label) ?? resolve(label)) : null;
     if (found) setCell(found);
   };
   return { cell, onFocus };

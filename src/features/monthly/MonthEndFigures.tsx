@@ -57,6 +57,7 @@ export function MonthEndFigures({ storeId, month, operational, onStatus }: { sto
               limit={numberLimitOf('monthly_operational_inputs', field.column)}
               row={100}
               column={index}
+              history={storeId ? { table: 'monthly_operational_inputs', key: { store_id: storeId, year, month: monthNumber }, field: field.column } : undefined}
               onCommit={(value) => void save(field.column, value)}
             />
           </label>

@@ -1,3 +1,5 @@
+import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
+import { dailyCellRef } from '../history/cell-refs.ts';
 import { useState } from 'react';
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import { saveDailyValues } from '../../data/repositories/daily-inputs.ts';
@@ -39,6 +41,8 @@ export function TodayPage() {
   const data = useDailyMonth(storeId, month);
   const lastYear = useDailyMonth(storeId, shiftMonth(month, -12));
   const goal = useGoalAlertWatch(storeId, month, data?.figures);
+  // The input that last had focus is the one "History of ..." asks about.
+  const lastCell = useLastCell((label) => (storeId ? dailyCellRef(label, storeId) : null));
   const [notice, setNotice] = useState<string | null>(null);
   if (!data) return <p>Loading performance data...</p>;
 
@@ -65,7 +69,7 @@ export function TodayPage() {
           {notice}
         </p>
       ) : null}
-      <div className="today-entry" data-grid role="group" aria-label="Today's hours and sales">
+      <div className="today-entry" data-grid role="group" aria-label="Today's hours and sales" onFocus={lastCell.onFocus}>
         <span />
         {metrics.map(({ metric, name }) => (
           <span key={metric} className="today-head">
@@ -114,6 +118,7 @@ export function TodayPage() {
         <KpiRow figures={data.figures} lastYear={lastYear?.figures} tiles={['monthComplete', 'hoursPerDay', 'salesPerDay', 'cpElr']} />
         <PacePanel paces={data.paces} remainingDays={Math.max(data.days.workDays - data.days.daysComplete, 0)} />
       </section>
+      <CellHistory cell={lastCell.cell} />
     </section>
   );
 }
