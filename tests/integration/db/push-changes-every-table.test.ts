@@ -34,7 +34,8 @@ for (const engine of engines) {
         insert into public.front_end_team_totals (store_id, entry_date, year, month, parts_labour, total_ros) values (${store}, '2031-03-02', 2031, 3, 1000.5, 12);
         insert into public.front_end_team_op_codes (store_id, entry_date, year, month, alignments) values (${store}, '2031-03-02', 2031, 3, 3);
         insert into public.front_end_team_surveys (store_id, entry_date, year, month, nps_score, mpi_media) values (${store}, '2031-03-02', 2031, 3, 'good', 10);
-        insert into public.front_end_team_targets (store_id, year, month, elr) values (${store}, 2031, 3, 120.5);`);
+        insert into public.front_end_team_targets (store_id, year, month, elr) values (${store}, 2031, 3, 120.5);
+        insert into public.month_closures (store_id, month_start, year, closed) values (${store}, '2031-03-01', 2031, false);`);
     });
     afterAll(() => db?.dispose());
 
