@@ -10,7 +10,14 @@
 -- members of their store, admins of every store), and the only writer is the trigger,
 -- which runs as the table's owner.
 
-create table public.change_history (
+-- The rows live in their own schema; the API reads them through public.change_history, a
+-- security-invoker view (so the table's row-level security applies to the reader), which
+-- only grants SELECT. The table is not one of the synced tables: devices read it online.
+create schema if not exists audit;
+revoke all on schema audit from public;
+grant usage on schema audit to authenticated, service_role;
+
+create table audit.change_history (
   id bigint generated always as identity primary key,
   store_id uuid not null,
   table_name text not null,
@@ -25,13 +32,19 @@ create table public.change_history (
   arrived_at timestamptz not null default now()
 );
 
-create index change_history_cell on public.change_history (store_id, table_name, row_key, arrived_at desc);
+create index change_history_cell on audit.change_history (store_id, table_name, row_key, arrived_at desc);
 
-alter table public.change_history enable row level security;
-create policy "Store members and admins read the history" on public.change_history for select
+alter table audit.change_history enable row level security;
+create policy "Store members and admins read the history" on audit.change_history for select
   to authenticated using (store_id = (select public.get_user_store_id()) or (select public.is_user_admin()));
-revoke all on public.change_history from anon, authenticated;
-grant select on public.change_history to authenticated;
+revoke all on audit.change_history from public, anon, authenticated;
+grant select on audit.change_history to authenticated, service_role;
+
+create view public.change_history with (security_invoker = true) as
+  select id, store_id, table_name, row_key, field, old_value, new_value, changed_by, changed_by_name, device_id, typed_at, arrived_at
+  from audit.change_history;
+revoke all on public.change_history from public, anon, authenticated;
+grant select on public.change_history to authenticated, service_role;
 
 -- Fields that are bookkeeping, not figures: ids and sync stamps, and the calendar fields
 -- a row derives from its date (its key says the date already).
@@ -82,7 +95,7 @@ begin
     end;
   end if;
 
-  insert into public.change_history
+  insert into audit.change_history
     (store_id, table_name, row_key, field, old_value, new_value, changed_by, changed_by_name, device_id, typed_at)
   select (v_row ->> 'store_id')::uuid, tg_table_name, v_key, f.field, v_old -> f.field, v_new -> f.field,
          auth.uid(), private.person_name(auth.uid()), v_device, v_typed

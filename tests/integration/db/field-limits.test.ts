@@ -41,6 +41,7 @@ function baseRow(table: string, storeId: string, advisorId: string): Record<stri
     advisor_survey_data: { store_id: storeId, advisor_id: advisorId, ...month },
     store_calendar_days: { store_id: storeId, year: '2031', calendar_date: '2031-03-17' },
     monthly_operational_inputs: { store_id: storeId, ...month },
+    month_closures: { store_id: storeId, year: '2031', month_start: '2031-03-01', closed: 'false' },
   };
   if (rows[table]) return rows[table];
   if (table.startsWith('front_end_team_advisor_') || table === 'front_end_team_daily_performance') return { store_id: storeId, advisor_id: advisorId, ...day };
