@@ -18,10 +18,19 @@ export type WriteContext = { userId: string; now: number };
 /** A row to save: its natural key columns plus the fields to set. */
 export type RowWrite = { table: SyncedTable; row: Row };
 
+/**
+ * Two round trips to IndexedDB per edit rather than four: the stored row and its
+ * pending entry are read together, then the row and the outbox are written together.
+ * A keystroke's save is on the screen's critical path.
+ */
 async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteContext): Promise<boolean> {
   const key = keyOf(table, row);
   const mirror = db.mirror(table);
-  const existing = await mirror.get(key);
+  const text = keyText(key);
+  const [existing, pending] = await Promise.all([
+    mirror.get(key),
+    db.outbox.where('[table+key+userId]').equals([table, text, ctx.userId]).first(),
+  ]);
   const keyColumns = syncedTables[table].key as readonly string[];
   const changed = Object.keys(row).filter(
     (field) => !keyColumns.includes(field) && (!existing || !sameValue(existing[field], row[field])),
@@ -29,15 +38,12 @@ async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteCon
   if (existing && changed.length === 0) return false;
 
   const keyValues = Object.fromEntries(keyColumns.map((column) => [column, row[column]]));
-  await mirror.put({ ...(existing ?? {}), ...row });
-
-  const text = keyText(key);
-  const pending = await db.outbox.where('[table+key+userId]').equals([table, text, ctx.userId]).first();
   const changes: Row = Object.fromEntries(changed.map((field) => [field, row[field]]));
+  let queued: Promise<unknown>;
   if (pending?.seq !== undefined) {
     const base = { ...pending.base };
     for (const field of changed) if (!(field in pending.changes)) base[field] = existing?.[field] ?? null;
-    await db.outbox.update(pending.seq, {
+    queued = db.outbox.update(pending.seq, {
       changes: { ...pending.changes, ...changes },
       base,
       rev: pending.rev + 1,
@@ -55,8 +61,9 @@ async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteCon
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
-    await db.outbox.add(entry);
+    queued = db.outbox.add(entry);
   }
+  await Promise.all([mirror.put({ ...(existing ?? {}), ...row }), queued]);
   return true;
 }
 

@@ -23,31 +23,40 @@ export type SentEntry = { seq: number; rev: number; changes: Row; base?: Row };
  * other than the value the edit replaced (and other than the edit itself). Two devices
  * that pull before either pushes find out only here.
  */
-async function logOverwritten(db: AppDatabase, table: SyncedTable, item: SentEntry, key: string, before: Row, now: number) {
+function overwritten(table: SyncedTable, item: SentEntry, key: string, before: Row, now: number): ConflictRecord[] {
+  const found: ConflictRecord[] = [];
   for (const [field, ours] of Object.entries(item.changes)) {
     const theirs = before[field];
     const replaced = item.base?.[field];
     if (sameValue(theirs, replaced) || sameValue(theirs, ours)) continue;
-    await db.conflicts.add({ table, key, field, old: replaced ?? null, theirs: theirs ?? null, ours, at: now });
+    found.push({ table, key, field, old: replaced ?? null, theirs: theirs ?? null, ours, at: now });
   }
+  return found;
 }
 
 /**
  * The server confirmed these entries. An entry still at the revision that was sent is
  * done; one edited meanwhile stays queued, with the sent values as its new base (the
  * server holds them now). Values of other devices the push overwrote go into the
- * conflict log. Then the server's rows are merged in.
+ * conflict log. Then the server's rows are merged in. The entries are read, deleted and
+ * logged in bulk: a batch is hundreds of rows, and one IndexedDB request each was most
+ * of a push's time on the device.
  */
 export async function confirmPushed(db: AppDatabase, table: SyncedTable, sent: SentEntry[], serverRows: Row[], now: number, before: Array<Row | null> = []) {
   await db.transaction('rw', [db.outbox, db.conflicts, db.mirror(table)], async () => {
+    const currents = await db.outbox.bulkGet(sent.map((item) => item.seq));
+    const done: number[] = [];
+    const conflicts: ConflictRecord[] = [];
+    const rebased: Array<Promise<unknown>> = [];
     for (const [index, item] of sent.entries()) {
-      const current = await db.outbox.get(item.seq);
-      const previous = before[index];
-      if (current && previous) await logOverwritten(db, table, item, current.key, previous, now);
+      const current = currents[index];
       if (!current) continue;
-      if (current.rev === item.rev) await db.outbox.delete(item.seq);
-      else await db.outbox.update(item.seq, { base: { ...current.base, ...item.changes } });
+      const previous = before[index];
+      if (previous) conflicts.push(...overwritten(table, item, current.key, previous, now));
+      if (current.rev === item.rev) done.push(item.seq);
+      else rebased.push(db.outbox.update(item.seq, { base: { ...current.base, ...item.changes } }));
     }
+    await Promise.all([db.outbox.bulkDelete(done), db.conflicts.bulkAdd(conflicts), ...rebased]);
     await mergeServerRows(db, table, serverRows, now);
   });
 }
@@ -76,50 +85,86 @@ export async function moveToDeadLetter(db: AppDatabase, sent: SentEntry[], error
 }
 
 /**
+ * The pending entries (of any user) for the given keys of one table, by key text. A
+ * device usually has none or a few, so the table's entries are read at once; when the
+ * outbox holds many more than the rows asked about (a long offline day being pushed),
+ * the keys are looked up instead, all requests in flight together.
+ */
+async function pendingByKey(db: AppDatabase, table: SyncedTable, keys: string[]): Promise<Map<string, OutboxEntry[]>> {
+  const byKey = new Map<string, OutboxEntry[]>();
+  const total = await db.outbox.where('table').equals(table).count();
+  if (total === 0) return byKey;
+  const entries =
+    total <= keys.length * 4
+      ? await db.outbox.where('table').equals(table).toArray()
+      : (await Promise.all(keys.map((key) => db.outbox.where('[table+key+userId]').between([table, key, ''], [table, key, '\uffff']).toArray()))).flat();
+  for (const entry of entries) byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
+  return byKey;
+}
+
+/**
  * Merges server rows into the mirror: the server's values, except fields with a pending
  * local edit, which stay as edited (local view = server rows + pending edits). When the
  * server's value of such a field moved away from the value the edit replaced, another
  * device changed it meanwhile: that goes into the conflict log, and this device's value
  * will still win when it arrives at the server.
+ *
+ * A page is merged in bulk (one outbox read, one bulkPut, one bulkDelete) inside the
+ * caller's transaction: a first sync is thousands of rows, and live queries see the
+ * page once, when the transaction commits.
  */
 async function mergeServerRows(db: AppDatabase, table: SyncedTable, rows: Row[], now: number): Promise<number> {
-  const mirror = db.mirror(table);
-  let applied = 0;
+  const placed: Array<{ row: Row; key: unknown[]; text: string }> = [];
   for (const row of rows) {
-    let key: unknown[];
     try {
-      key = keyOf(table, row);
+      const key = keyOf(table, row);
+      placed.push({ row, key, text: keyText(key) });
     } catch {
-      continue; // A row without its key cannot be placed; the pull skips it rather than corrupt the mirror.
+      // A row without its key cannot be placed; the pull skips it rather than corrupt the mirror.
     }
-    const pending = await db.outbox.where('[table+key+userId]').between([table, keyText(key), ''], [table, keyText(key), '\uffff']).toArray();
+  }
+  const pending = await pendingByKey(db, table, placed.map((item) => item.text));
+  // The last word per key wins, as it would row by row.
+  const finalByKey = new Map<string, { put: Row } | { remove: unknown[] }>();
+  const conflicts: ConflictRecord[] = [];
+  const bases = new Map<number, Row>();
+  for (const { row, key, text } of placed) {
+    const entries = pending.get(text) ?? [];
     if (row.deleted_at) {
       // Removed on the server: a pending edit of it cannot land anywhere visible, so say so.
-      for (const entry of pending) {
-        await db.conflicts.add({ table, key: entry.key, field: '*', old: null, theirs: 'deleted', ours: entry.changes, at: now });
-      }
-      await mirror.delete(key);
-      applied += 1;
+      for (const entry of entries) conflicts.push({ table, key: entry.key, field: '*', old: null, theirs: 'deleted', ours: entry.changes, at: now });
+      finalByKey.set(text, { remove: key });
       continue;
     }
     const merged: Row = { ...row };
-    for (const entry of pending) {
-      const base = { ...entry.base };
+    for (const entry of entries) {
+      const base = { ...(bases.get(entry.seq ?? -1) ?? entry.base) };
       for (const [field, ours] of Object.entries(entry.changes)) {
         const theirs = row[field];
-        if (!sameValue(theirs, entry.base[field]) && !sameValue(theirs, ours)) {
-          const conflict: ConflictRecord = { table, key: entry.key, field, old: entry.base[field] ?? null, theirs: theirs ?? null, ours, at: now };
-          await db.conflicts.add(conflict);
+        if (!sameValue(theirs, base[field]) && !sameValue(theirs, ours)) {
+          conflicts.push({ table, key: entry.key, field, old: base[field] ?? null, theirs: theirs ?? null, ours, at: now });
         }
         base[field] = theirs ?? null;
         merged[field] = ours;
       }
-      if (entry.seq !== undefined) await db.outbox.update(entry.seq, { base });
+      if (entry.seq !== undefined) bases.set(entry.seq, base);
     }
-    await mirror.put(merged);
-    applied += 1;
+    finalByKey.set(text, { put: merged });
   }
-  return applied;
+  const puts: Row[] = [];
+  const removals: unknown[][] = [];
+  for (const action of finalByKey.values()) {
+    if ('put' in action) puts.push(action.put);
+    else removals.push(action.remove);
+  }
+  const mirror = db.mirror(table);
+  await Promise.all([
+    mirror.bulkDelete(removals),
+    mirror.bulkPut(puts),
+    db.conflicts.bulkAdd(conflicts),
+    ...[...bases].map(([seq, base]) => db.outbox.update(seq, { base })),
+  ]);
+  return placed.length;
 }
 
 export async function applyPulledRows(db: AppDatabase, table: SyncedTable, rows: Row[], now: number): Promise<number> {
