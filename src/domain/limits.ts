@@ -18,6 +18,11 @@ export const serviceLimits = {
   pushBatchRows: 400,
   /** Rows one pull page may carry (pull_changes refuses a larger p_limit). */
   pullPageRows: 1000,
+  /**
+   * Rows one multi-table pull (pull_changes_many) may carry, in pages of at most
+   * pullPageRows: a device's first sync takes a handful of requests, not one per table.
+   */
+  pullRequestRows: 5000,
   /** Realtime channels one websocket connection may join (a tab uses one). */
   realtimeChannelsPerConnection: 20,
   /** Realtime connections one client address may hold: a dealership's tablets and desktops share one address. */

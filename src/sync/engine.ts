@@ -18,7 +18,8 @@ import type { BackoffPolicy } from './backoff.ts';
 import { backoffDelay, defaultBackoff } from './backoff.ts';
 import { SyncInterrupted } from './errors.ts';
 import type { LockProvider } from './leader.ts';
-import { initialPullDone, pullTable } from './pull.ts';
+import type { PullContext } from './pull.ts';
+import { initialPullDone, pullTables } from './pull.ts';
 import { pushOutbox } from './push.ts';
 import type { SessionState, SyncTransport } from './transport.ts';
 
@@ -34,8 +35,11 @@ export type SyncReport = {
   lastSyncedAt: number | null;
   lastError: string | null;
   nextAttemptAt: number | null;
-  /** Tables pulled so far on a device's first sync; null once it has finished. */
-  initialSync: { done: number; total: number } | null;
+  /**
+   * A device's first sync so far: rows stored of the rows the server said it would
+   * bring, or tables finished when it could not say; null once it has finished.
+   */
+  initialSync: { done: number; total: number; unit: 'rows' | 'tables' } | null;
 };
 
 export type CycleResult =
@@ -54,6 +58,8 @@ export type SyncEngineOptions = {
   backoff?: BackoffPolicy;
   batchSize?: number;
   pageSize?: number;
+  /** Rows one multi-table pull may bring. */
+  requestRows?: number;
   /** Wait after a local write before pushing, so a burst of typing is one request. */
   debounceMs?: number;
   /** Pull interval while idle. */
@@ -85,6 +91,7 @@ export class SyncEngine {
       backoff: defaultBackoff,
       batchSize: serviceLimits.pushBatchRows,
       pageSize: serviceLimits.pullPageRows,
+      requestRows: serviceLimits.pullRequestRows,
       debounceMs: 400,
       intervalMs: 60_000,
       ...options,
@@ -220,13 +227,38 @@ export class SyncEngine {
     }
   }
 
+  /**
+   * Reports a first sync's progress as it goes: in rows when the server says how many
+   * it will bring (one small request), else in tables finished.
+   */
+  private async firstSyncProgress(tables: readonly SyncedTable[], now: () => number): Promise<PullContext['onPage']> {
+    const minYear = new Date(now()).getUTCFullYear() - 1;
+    const counted = await this.options.transport.countRows?.(tables, minYear).catch(() => null);
+    if (counted?.ok) {
+      const total = tables.reduce((sum, table) => sum + (counted.counts[table] ?? 0), 0);
+      let done = 0;
+      this.update({ initialSync: { done, total, unit: 'rows' } });
+      return (_table, rows) => {
+        done = Math.min(total, done + rows);
+        this.update({ initialSync: { done, total, unit: 'rows' } });
+      };
+    }
+    let finished = 0;
+    this.update({ initialSync: { done: finished, total: tables.length, unit: 'tables' } });
+    return (_table, _rows, tableDone) => {
+      if (!tableDone) return;
+      finished += 1;
+      this.update({ initialSync: { done: finished, total: tables.length, unit: 'tables' } });
+    };
+  }
+
   private signedOut(): CycleResult {
     this.update({ state: 'signed-out', lastError: 'Sign in again to send the edits waiting on this device.' });
     return { ok: false, reason: 'signed-out', message: 'signed out' };
   }
 
   private async syncAs(session: Extract<SessionState, { status: 'signed-in' }>, reason: SyncTrigger, pushFirst: boolean): Promise<CycleResult> {
-    const { db, transport, tables, batchSize, pageSize } = this.options;
+    const { db, transport, tables, batchSize, pageSize, requestRows } = this.options;
     const now = () => this.options.clock.now();
     const firstSync = !pushFirst && !(await initialPullDone(db, tables));
     let toPull: readonly SyncedTable[] = tables;
@@ -240,15 +272,12 @@ export class SyncEngine {
     // the push would never be tried. The push's answer reports what it overwrote, so
     // conflicts are still logged; the cycle then fails with the pull's error.
     let pullFailure: SyncInterrupted | null = null;
-    for (const [index, table] of toPull.entries()) {
-      if (firstSync) this.update({ initialSync: { done: index, total: toPull.length } });
-      try {
-        pulled += await pullTable({ db, transport, now, pageSize }, table);
-      } catch (error) {
-        if (!(error instanceof SyncInterrupted) || error.failure.kind !== 'transient') throw error;
-        pullFailure = error;
-        break;
-      }
+    const onPage = firstSync ? await this.firstSyncProgress(toPull, now) : undefined;
+    try {
+      pulled = await pullTables({ db, transport, now, pageSize, requestRows, onPage }, toPull);
+    } catch (error) {
+      if (!(error instanceof SyncInterrupted) || error.failure.kind !== 'transient') throw error;
+      pullFailure = error;
     }
     if (firstSync && !pullFailure) this.update({ initialSync: null });
     const { pushed, refused } = await pushOutbox({ db, transport, now, batchSize }, session.userId);

@@ -5,11 +5,12 @@
  * server's Retry-After asked (noted by the client's fetch, see retry-after.ts).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Row } from '../data/synced-tables.ts';
+import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { classifyFailure } from './errors.ts';
 import { retryAfterOf } from './retry-after.ts';
 import type { SessionKeeper } from './session-keeper.ts';
-import type { PullOutcome, PushOutcome, SyncTransport } from './transport.ts';
+import type { PullManyOutcome, PullOutcome, PushOutcome, RowCountsOutcome, SyncTransport } from './transport.ts';
+import { isSyncedTable } from '../data/synced-tables.ts';
 
 type PostgrestFailure = { code?: string; message?: string } | null;
 
@@ -65,6 +66,38 @@ export function supabaseTransport(
           return failure(502, { code: 'PULL_SHAPE', message: 'The server answered a pull with an unexpected shape' });
         }
         return { ok: true, page: { rows: page.rows as Row[], cursor: page.cursor, hasMore: page.has_more } };
+      } catch (error) {
+        return failure(0, { message: error instanceof Error ? error.message : String(error) });
+      }
+    },
+    async pullMany(requests, limit): Promise<PullManyOutcome> {
+      const signal = timeout();
+      try {
+        const body = requests.map(({ table, cursor, minYear }) => ({ table, cursor: cursor ?? null, min_year: minYear }));
+        const { data, error, status } = await client.rpc('pull_changes_many', { p_requests: body, p_limit: limit }).abortSignal(signal);
+        if (error) return failure(status, error, signal);
+        const pages = (data as { pages?: unknown } | null)?.pages;
+        const wellFormed = (page: unknown): page is { table: SyncedTable; rows: Row[]; cursor: unknown; has_more: boolean } => {
+          const candidate = page as { table?: unknown; rows?: unknown; has_more?: unknown } | null;
+          return !!candidate && typeof candidate.table === 'string' && isSyncedTable(candidate.table) && Array.isArray(candidate.rows) && typeof candidate.has_more === 'boolean';
+        };
+        if (!Array.isArray(pages) || pages.length === 0 || !pages.every(wellFormed)) {
+          return failure(502, { code: 'PULL_SHAPE', message: 'The server answered a pull with an unexpected shape' });
+        }
+        return { ok: true, pages: pages.map((page) => ({ table: page.table, rows: page.rows, cursor: page.cursor, hasMore: page.has_more })) };
+      } catch (error) {
+        return failure(0, { message: error instanceof Error ? error.message : String(error) });
+      }
+    },
+    async countRows(tables, minYear): Promise<RowCountsOutcome> {
+      const signal = timeout();
+      try {
+        const { data, error, status } = await client.rpc('pull_row_counts', { p_tables: tables, p_min_year: minYear }).abortSignal(signal);
+        if (error) return failure(status, error, signal);
+        if (!data || typeof data !== 'object' || Array.isArray(data)) {
+          return failure(502, { code: 'COUNT_SHAPE', message: 'The server answered a row count with an unexpected shape' });
+        }
+        return { ok: true, counts: data as Record<string, number> };
       } catch (error) {
         return failure(0, { message: error instanceof Error ? error.message : String(error) });
       }

@@ -15,6 +15,12 @@ export type PushOutcome = { ok: true; rows: Row[]; before?: Array<Row | null> } 
 export type PullPage = { rows: Row[]; cursor: unknown; hasMore: boolean };
 export type PullOutcome = { ok: true; page: PullPage } | ({ ok: false } & RequestFailure);
 
+/** One table's place in a multi-table pull: where its last pull stopped, and its year floor. */
+export type PullRequest = { table: SyncedTable; cursor: unknown; minYear: number | null };
+/** The pages of several tables, in the order pulled; each page carries its own table's cursor. */
+export type PullManyOutcome = { ok: true; pages: Array<PullPage & { table: SyncedTable }> } | ({ ok: false } & RequestFailure);
+export type RowCountsOutcome = { ok: true; counts: Partial<Record<SyncedTable, number>> } | ({ ok: false } & RequestFailure);
+
 /**
  * signed-in: a usable session for `userId`. unreachable: a session exists but could not
  * be refreshed for lack of network (keep everything, try later). signed-out: no session,
@@ -36,4 +42,11 @@ export type SyncTransport = {
    */
   push(table: SyncedTable, rows: Row[], typedAt?: readonly string[]): Promise<PushOutcome>;
   pull(table: SyncedTable, cursor: unknown, limit: number, minYear: number | null): Promise<PullOutcome>;
+  /**
+   * Pulls several tables in one request, up to `limit` rows in all (pull_changes_many).
+   * Optional: without it the engine pulls table by table.
+   */
+  pullMany?(requests: PullRequest[], limit: number): Promise<PullManyOutcome>;
+  /** How many rows a first pull of these tables brings (pull_row_counts), for a progress bar. */
+  countRows?(tables: readonly SyncedTable[], minYear: number | null): Promise<RowCountsOutcome>;
 };

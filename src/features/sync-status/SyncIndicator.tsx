@@ -21,12 +21,7 @@ export function SyncIndicator() {
         {status.online ? null : <span className="badge offline">Offline</span>}
         <span>{status.pending === 1 ? '1 edit waiting' : `${status.pending} edits waiting`}</span>
         <span>Last synced {when(status.lastSyncedAt)}</span>
-        {status.initialSync ? (
-          <label className="progress">
-            Fetching data
-            <progress value={status.initialSync.done} max={status.initialSync.total} />
-          </label>
-        ) : null}
+        {status.initialSync ? <FirstSyncProgress {...status.initialSync} /> : null}
       </div>
       <button type="button" onClick={() => void sync.syncNow()} disabled={status.inFlight}>
         {status.inFlight ? 'Syncing...' : 'Sync now'}
@@ -36,6 +31,18 @@ export function SyncIndicator() {
       </button>
       {open ? <SyncPanel lastError={status.lastError} storagePersisted={status.storagePersisted} /> : null}
     </div>
+  );
+}
+
+/** A first sync's progress: rows and percent when the server said how many, else tables. */
+function FirstSyncProgress({ done, total, unit }: { done: number; total: number; unit: 'rows' | 'tables' }) {
+  const percent = total > 0 ? Math.floor((done / total) * 100) : 0;
+  const counted = unit === 'rows' ? `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows` : `${done} of ${total} tables`;
+  return (
+    <label className="progress">
+      Fetching data: {counted} ({percent}%)
+      <progress value={done} max={Math.max(total, 1)} />
+    </label>
   );
 }
 

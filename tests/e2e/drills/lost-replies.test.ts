@@ -31,7 +31,7 @@ describe('drill: replies lost after the server acted', () => {
     await openMonth(page, drill.appUrl, month);
     drill.proxy.dropReplies([
       { path: /\/rest\/v1\/rpc\/push_changes(_reported)?$/, share: 1 / 3 },
-      { path: /\/rest\/v1\/rpc\/pull_changes$/, share: 1 / 3 },
+      { path: /\/rest\/v1\/rpc\/pull_(changes(_many)?|row_counts)$/, share: 1 / 3 },
       { path: /\/auth\/v1\/token$/, share: 1 / 3 },
     ]);
     const days = daysOf(month, 12);
