@@ -5,6 +5,8 @@
  *
  * Every response carries the security headers (app-headers.ts); a file's own headers
  * (type, caching) are added per file. Source maps are served only when SOURCE_MAPS=true.
+ * A file is sent compressed when the build left a compressed copy of it (precompress.ts)
+ * and the browser accepts that encoding.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -30,6 +32,34 @@ const contentTypes: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/** The best encoding the browser accepts of those the build writes: brotli, then gzip. */
+export function chosenEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  const accepted = new Set<string>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const refused = params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
+    if (name && !refused) accepted.add(name);
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
+}
+
+const encodingSuffix = { br: '.br', gzip: '.gz' } as const;
+
+/** The compressed copy to send for `file`, if the build wrote one and the browser takes it. */
+async function compressedCopy(file: string, acceptEncoding: string | undefined) {
+  const encoding = chosenEncoding(acceptEncoding);
+  if (!encoding) return null;
+  const copy = `${file}${encodingSuffix[encoding]}`;
+  try {
+    const info = await stat(copy);
+    return info.isFile() ? { encoding, copy, size: info.size } : null;
+  } catch {
+    return null;
+  }
+}
 
 async function fileIn(root: string, urlPath: string): Promise<string | null> {
   let decoded: string;
@@ -73,12 +103,16 @@ export async function startAppServer(options: {
       let file = await fileIn(root, url.pathname);
       if (!file && !path.extname(url.pathname)) file = path.join(root, 'index.html');
       if (!file) return notFound(res);
+      const compressed = await compressedCopy(file, req.headers['accept-encoding']);
       res.writeHead(200, {
         ...security,
         'Content-Type': contentTypes[path.extname(file)] ?? 'application/octet-stream',
         ...cachingHeaders(path.relative(root, file)),
+        Vary: 'Accept-Encoding',
+        ...(compressed ? { 'Content-Encoding': compressed.encoding, 'Content-Length': String(compressed.size) } : {}),
       });
-      createReadStream(file).pipe(res);
+      if (req.method === 'HEAD') return res.end();
+      createReadStream(compressed?.copy ?? file).pipe(res);
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500, security);
       res.end();

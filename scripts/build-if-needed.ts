@@ -2,6 +2,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './precompress.ts';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -30,6 +31,7 @@ export async function buildIfNeeded(onBuild: () => void = () => undefined): Prom
   process.env.NODE_ENV = 'production';
   try {
     await build({ root: projectRoot, mode: 'production', logLevel: 'warn' });
+    await precompress(path.join(projectRoot, 'dist'));
   } finally {
     process.env.NODE_ENV = previous;
   }
