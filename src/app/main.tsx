@@ -4,14 +4,15 @@ import { AppDatabase } from '../data/app-database.ts';
 import { deviceDatabaseName } from '../data/device.ts';
 import { requestPersistentStorage } from '../data/storage-health.ts';
 import { createAccountService } from '../sync/account.ts';
-import { createAdminApi } from '../sync/admin-api.ts';
-import { createDeviceClient } from '../sync/device-client.ts';
-import { startSyncRuntime } from '../sync/sync-runtime.ts';
+import type { Connection } from '../sync/connect.ts';
+import { deferredAdminApi, deferredSyncRuntime } from '../sync/deferred.ts';
+import { createSyncStatusStore } from '../sync/status-store.ts';
 import { App } from './App.tsx';
 import { storedTheme } from './layout/use-theme.ts';
 import { watchDatabaseBlocked } from './storage-trouble.ts';
 import { registerServiceWorker } from './pwa.ts';
 import { loadRuntimeConfig } from './runtime-config.ts';
+import { loadWithRetry } from './load-with-retry.ts';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -22,10 +23,17 @@ void (async () => {
   const config = await loadRuntimeConfig();
   const db = new AppDatabase(deviceDatabaseName);
   watchDatabaseBlocked(db);
-  const { client, sessions } = createDeviceClient(config, db);
-  const account = createAccountService(db, client);
-  const sync = startSyncRuntime({ db, client, sessions });
-  const admin = createAdminApi(client);
+  // The backend's client and the sync runtime load after the first screen is painted:
+  // the screens read the device database, and the download and start-up of supabase-js
+  // should not delay them.
+  const status = createSyncStatusStore(navigator.onLine);
+  let connected: (connection: Connection) => void = () => undefined;
+  const connection = new Promise<Connection>((resolve) => {
+    connected = resolve;
+  });
+  const account = createAccountService(db, connection.then(({ client }) => client));
+  const sync = deferredSyncRuntime(status, connection.then(({ sync: runtime }) => runtime));
+  const admin = deferredAdminApi(connection.then(({ admin: api }) => api));
   // Asked at every start (the browser remembers a yes); the answer shows in the sync details.
   void requestPersistentStorage()
     .catch(() => false)
@@ -39,4 +47,14 @@ void (async () => {
     );
   registerServiceWorker((apply) => render(apply));
   render(null);
+  // After the next frame is painted; a hidden tab paints no frames, so at the latest soon after.
+  let loading = false;
+  const load = () => {
+    if (loading) return;
+    loading = true;
+    void loadWithRetry(() => import('../sync/connect.ts')).then(({ connect }) => connected(connect(config, db, status)));
+  };
+  requestAnimationFrame(() => setTimeout(load));
+  setTimeout(load, 200);
 })();
+

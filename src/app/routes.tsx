@@ -1,22 +1,26 @@
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import type { AppDatabase } from '../data/app-database.ts';
-import { AdminPage } from '../features/admin/AdminPage.tsx';
-import { ComparePage } from '../features/compare/ComparePage.tsx';
-import { DailyPerformance } from '../features/daily/DailyPerformance.tsx';
-import { FrontEndTeamPage } from '../features/front-end-team/FrontEndTeamPage.tsx';
-import { MonthlyPage } from '../features/monthly/MonthlyPage.tsx';
-import { OnePage } from '../features/one-page/OnePage.tsx';
-import { TodayPage } from '../features/today/TodayPage.tsx';
-import { PrintMonthPage } from '../features/print/PrintMonthPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { WaitingEditsNotice } from '../features/sync-status/WaitingEditsNotice.tsx';
-import { ServiceOverviewPage } from '../features/service-overview/ServiceOverviewPage.tsx';
-import { SettingsPage } from '../features/settings/SettingsPage.tsx';
-import { WeeklyPage } from '../features/weekly/WeeklyPage.tsx';
-import { YearlyPage } from '../features/yearly/YearlyPage.tsx';
+import { lazyScreen } from './lazy-screen.ts';
 import { LoginRoute, RequireAccount, RequireAdmin } from './guards.tsx';
 import { Shell } from './layout/Shell.tsx';
+
+// Each screen is its own chunk, loaded when first opened (the service worker holds them
+// all for offline use), so the first screen does not wait for the code of every other.
+const AdminPage = lazyScreen(() => import('../features/admin/AdminPage.tsx'), 'AdminPage');
+const ComparePage = lazyScreen(() => import('../features/compare/ComparePage.tsx'), 'ComparePage');
+const DailyPerformance = lazyScreen(() => import('../features/daily/DailyPerformance.tsx'), 'DailyPerformance');
+const FrontEndTeamPage = lazyScreen(() => import('../features/front-end-team/FrontEndTeamPage.tsx'), 'FrontEndTeamPage');
+const MonthlyPage = lazyScreen(() => import('../features/monthly/MonthlyPage.tsx'), 'MonthlyPage');
+const OnePage = lazyScreen(() => import('../features/one-page/OnePage.tsx'), 'OnePage');
+const TodayPage = lazyScreen(() => import('../features/today/TodayPage.tsx'), 'TodayPage');
+const PrintMonthPage = lazyScreen(() => import('../features/print/PrintMonthPage.tsx'), 'PrintMonthPage');
+const ServiceOverviewPage = lazyScreen(() => import('../features/service-overview/ServiceOverviewPage.tsx'), 'ServiceOverviewPage');
+const SettingsPage = lazyScreen(() => import('../features/settings/SettingsPage.tsx'), 'SettingsPage');
+const WeeklyPage = lazyScreen(() => import('../features/weekly/WeeklyPage.tsx'), 'WeeklyPage');
+const YearlyPage = lazyScreen(() => import('../features/yearly/YearlyPage.tsx'), 'YearlyPage');
 
 /** Screens this narrow are a tablet held upright or a phone: an advisor's, who starts on Today. */
 export const narrowScreen = '(max-width: 820px)';

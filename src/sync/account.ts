@@ -55,7 +55,8 @@ export function accountFromSession(text: string | null): AccountState {
   };
 }
 
-export function createAccountService(db: AppDatabase, client: SupabaseClient) {
+/** `client`: supabase-js once loaded (only signing in needs it; who is signed in is read from the device). */
+export function createAccountService(db: AppDatabase, client: Promise<Pick<SupabaseClient, 'auth'>>) {
   const state = createStore<AccountState>(() => ({ status: 'loading' }));
   const stop = observeStoredSession(db, authStorageKey, (text) => state.setState(accountFromSession(text), true));
   return {
@@ -63,7 +64,7 @@ export function createAccountService(db: AppDatabase, client: SupabaseClient) {
     /** Signs in; answers the message to show when it did not work. */
     async signIn(email: string, password: string): Promise<string | null> {
       try {
-        const { error } = await client.auth.signInWithPassword({ email: email.trim(), password });
+        const { error } = await (await client).auth.signInWithPassword({ email: email.trim(), password });
         return error ? error.message || accountErrors.signIn : null;
       } catch {
         return accountErrors.signIn;

@@ -63,9 +63,10 @@ async function registerBackgroundSync(): Promise<void> {
   await registration.sync?.register(backgroundSyncTag).catch(() => undefined);
 }
 
-export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseClient; sessions: SessionKeeper }): SyncRuntime {
+export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseClient; sessions: SessionKeeper; status?: SyncStatusStore }): SyncRuntime {
   const { db, client, sessions } = options;
-  const status = createSyncStatusStore(globalThis.navigator?.onLine ?? true);
+  // The screens may hold the store from before the runtime was loaded.
+  const status = options.status ?? createSyncStatusStore(globalThis.navigator?.onLine ?? true);
   let pokes: RealtimeChannel | null = null;
   let lastPending = 0;
   let leading = false;

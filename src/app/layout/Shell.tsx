@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useAccount } from '../../features/session/session-context.tsx';
 import { useLegacyKpiMigration } from '../../features/settings/legacy-kpi-preferences.ts';
@@ -21,7 +22,10 @@ export function Shell({ updateBanner }: { updateBanner: ReactNode }) {
         <SessionEndedNotice />
         {updateBanner}
         <main>
-          <Outlet />
+          {/* Screens load on first use; the sidebar and sync status stay while one arrives. */}
+          <Suspense fallback={<p className="loading-screen">Loading...</p>}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
       {guard.unsynced !== null ? (
