@@ -4,12 +4,14 @@
  * device. When a page holds the sync-leader lock, the page is asked to do it instead.
  */
 import { AppDatabase } from '../data/app-database.ts';
-import { deviceDatabaseName, syncLeaderLock } from '../data/device.ts';
+import { createAuthStorage } from '../data/auth-storage.ts';
+import { authStorageKey, deviceDatabaseName, syncLeaderLock } from '../data/device.ts';
 import type { BackendConfig } from './device-client.ts';
-import { createDeviceClient } from './device-client.ts';
 import { SyncEngine } from './engine.ts';
+import { fetchRpc } from './fetch-rpc.ts';
 import { InProcessLocks } from './leader.ts';
-import { supabaseTransport } from './supabase-transport.ts';
+import { rpcTransport } from './rpc-transport.ts';
+import { sessionKeeper } from './session-keeper.ts';
 import { deviceIdOf } from '../data/device-identity.ts';
 
 export type BackgroundPushOutcome = 'pushed' | 'nothing-to-do';
@@ -19,10 +21,18 @@ async function pushHoldingLock(config: BackendConfig): Promise<BackgroundPushOut
   const db = new AppDatabase(deviceDatabaseName);
   try {
     if ((await db.outbox.count()) === 0) return 'nothing-to-do';
-    const { client, sessions } = createDeviceClient(config, db, { autoRefreshToken: false });
+    // The session the pages stored; refreshed here the way the pages' engine does it.
+    const sessions = sessionKeeper({
+      supabaseUrl: config.supabaseUrl,
+      anonKey: config.supabaseAnonKey,
+      storage: createAuthStorage(db),
+      storageKey: authStorageKey,
+      now: () => Date.now(),
+    });
+    const rpc = fetchRpc({ supabaseUrl: config.supabaseUrl, anonKey: config.supabaseAnonKey, accessToken: () => sessions.accessToken() });
     const engine = new SyncEngine({
       db,
-      transport: supabaseTransport(client, sessions, { deviceId: () => deviceIdOf(db) }),
+      transport: rpcTransport(rpc, sessions, { deviceId: () => deviceIdOf(db) }),
       clock: { now: () => Date.now() },
       timers: { setTimeout: () => 0, clearTimeout: () => undefined },
       random: Math.random,

@@ -28,6 +28,8 @@ export type SessionKeeper = {
   current(): Promise<SessionState>;
   /** Refreshes whatever the stored access token says (the server just refused it). */
   refresh(): Promise<SessionState>;
+  /** The stored access token as it is now (after current() has refreshed it if needed). */
+  accessToken(): Promise<string | null>;
 };
 
 const refreshMarginMs = 30_000;
@@ -90,5 +92,6 @@ export function sessionKeeper(options: SessionKeeperOptions): SessionKeeper {
       return refreshStored(false);
     },
     refresh: () => refreshStored(true),
+    accessToken: async () => (await read())?.access_token ?? null,
   };
 }
