@@ -10,7 +10,7 @@
  * tests can drive exact timelines.
  */
 import type { AppDatabase } from '../data/app-database.ts';
-import { pendingEntries } from '../data/sync-store.ts';
+import { pendingEntries, readCursor } from '../data/sync-store.ts';
 import type { SyncedTable } from '../data/synced-tables.ts';
 import { serviceLimits } from '../domain/limits.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
@@ -233,9 +233,13 @@ export class SyncEngine {
    */
   private async firstSyncProgress(tables: readonly SyncedTable[], now: () => number): Promise<PullContext['onPage']> {
     const minYear = new Date(now()).getUTCFullYear() - 1;
-    const counted = await this.options.transport.countRows?.(tables, minYear).catch(() => null);
+    // A first sync cut short resumes: the tables it finished bring nothing new.
+    const unfinished = (await Promise.all(tables.map(async (table) => ((await readCursor(this.options.db, table))?.completedAt ? null : table)))).filter(
+      (table): table is SyncedTable => table !== null,
+    );
+    const counted = await this.options.transport.countRows?.(unfinished, minYear).catch(() => null);
     if (counted?.ok) {
-      const total = tables.reduce((sum, table) => sum + (counted.counts[table] ?? 0), 0);
+      const total = unfinished.reduce((sum, table) => sum + (counted.counts[table] ?? 0), 0);
       let done = 0;
       this.update({ initialSync: { done, total, unit: 'rows' } });
       return (_table, rows) => {

@@ -6,7 +6,8 @@
  * repeated by every client as soon as it is answered (see load-driver.ts):
  *  - a screen's reads from the REST API: the month's daily inputs, its weeks, its targets
  *    (three GETs at once);
- *  - a sync cycle with nothing new: pull_changes for each of the 18 synced tables from an
+ *  - a sync cycle with nothing new, as one multi-table pull_changes_many (what the app
+ *    sends) and, for comparison, as it was before: pull_changes for each of the 18 synced tables from an
  *    up-to-date cursor, one after the other, as a device does every minute and after
  *    every Realtime poke;
  *  - a push of a week of edited figures (42 rows: 7 days, CP/W/I, hours and sales).
@@ -90,6 +91,19 @@ function workloads(backend: BackendProcess, cursors: Map<string, unknown>, minYe
           if (!sample.ok) break;
         }
         return samples;
+      },
+    },
+    {
+      // What the app sends since pull_changes_many: every table's cursor in one request.
+      name: 'a sync cycle, nothing new (1 multi-table pull)',
+      async unit(tablet) {
+        const requests = syncedTableNames.map((table) => ({ table, cursor: cursors.get(table) ?? null, min_year: minYear }));
+        const body = JSON.stringify({ p_requests: requests, p_limit: 5000 });
+        const sample = await timedFetch(`${rest}/rpc/pull_changes_many`, { method: 'POST', headers: headers(tablet, true), body }, (answer) => {
+          const pages = (answer as { pages?: Array<{ has_more?: unknown; rows?: unknown[] }> } | null)?.pages;
+          return Array.isArray(pages) && pages.length === syncedTableNames.length && pages.every((page) => page.has_more === false && page.rows?.length === 0);
+        });
+        return [sample];
       },
     },
     {

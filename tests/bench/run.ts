@@ -3,6 +3,10 @@
  *  1. Pushing queued edits in batches vs one request per row, against the embedded stack.
  *  2. Reading a month of daily inputs from the device database vs from the REST API.
  *  3. Writes heard through Realtime, quiet vs after 1,000 anonymous channel joins.
+ *  4. A device in Chromium (device-chromium.ts): first sync, keystroke, month switch
+ *     against the REST path at a 100 ms round trip, first load, offline reload.
+ *  5. 10,000 queued edits pushed (push-batch.ts) and one back-office machine under
+ *     1, 10 and 50 tablets (backend-scale.ts).
  * Everything runs on this machine over loopback; absolute numbers depend on the machine,
  * the ratios are the point.
  */
@@ -13,6 +17,7 @@ import { createDevice, dailyWrite } from '../integration/sync/device.ts';
 import { realtimeFloodBench } from './realtime-flood.ts';
 import { pushBatchBench } from './push-batch.ts';
 import { backendScaleBench } from './backend-scale.ts';
+import { deviceChromiumBench } from './device-chromium.ts';
 
 process.env.LOCAL_SUPABASE_LOG ??= 'warn';
 
@@ -61,6 +66,7 @@ async function main() {
     lines.push({ case: `read last month's daily inputs x${rounds}, REST over loopback`, requests: rounds, ms: remote.ms });
     device.close();
     lines.push(...(await realtimeFloodBench(stack)));
+    lines.push(...(await deviceChromiumBench()));
     lines.push(...(await pushBatchBench()));
     lines.push(...(await backendScaleBench()));
   } finally {

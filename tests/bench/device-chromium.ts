@@ -1,0 +1,312 @@
+/**
+ * What a store feels on a device, measured in headless Chromium against the built app
+ * (its service worker included) and the embedded backend as its own process, through
+ * the drills' proxy (which can add a round trip's delay):
+ *  - a device's first sync: rows per second and requests;
+ *  - a keystroke: from leaving a cell to the screen's figures changing, and painted;
+ *  - a month switch on /daily: to the new month's values, and painted; against the
+ *    same month's three REST reads at a 100 ms round trip;
+ *  - first load: the JavaScript a first visit downloads before and after its first
+ *    paint (compressed, as sent), and sw.js;
+ *  - an offline reload: first contentful paint and a usable grid.
+ * Figures are medians (p50) and p95 of repeated runs; nothing here passes or fails.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { buildIfNeeded, projectRoot } from '../../scripts/build-if-needed.ts';
+import { syncedTableNames } from '../../src/data/synced-tables.ts';
+import { demo } from '../support/demo.ts';
+import { chromiumPath } from '../e2e/support/harness.ts';
+import type { DrillStack } from '../e2e/support/drill-stack.ts';
+import { startDrillStack } from '../e2e/support/drill-stack.ts';
+import type { BenchLine } from './realtime-flood.ts';
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+
+const monthOf = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}`;
+
+/** Rows in the device's mirrors, read straight from IndexedDB. */
+function deviceRows(page: Page): Promise<number> {
+  return page.evaluate(
+    (tables) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('service-dashboard');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(tables, 'readonly');
+          let total = 0;
+          let left = tables.length;
+          for (const table of tables) {
+            const request = tx.objectStore(table).count();
+            request.onsuccess = () => {
+              total += request.result;
+              left -= 1;
+              if (left === 0) {
+                db.close();
+                resolve(total);
+              }
+            };
+          }
+        };
+      }),
+    [...syncedTableNames],
+  );
+}
+
+async function firstSync(drill: DrillStack): Promise<{ lines: BenchLine[]; page: Page }> {
+  const before = drill.proxy.stats().forwardedByPath;
+  const tablet = await drill.tablet({ signIn: false });
+  const { page } = tablet;
+  let firstPull = 0;
+  page.on('request', (request) => {
+    if (!firstPull && /\/rest\/v1\/rpc\/pull_/.test(request.url())) firstPull = performance.now();
+  });
+  await page.goto(`${drill.appUrl}/login`);
+  await page.getByLabel('E-mail').fill('manager@example.com');
+  await page.getByLabel('Password').fill(demo.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByText(/^Last synced \d/).waitFor({ timeout: 120_000 });
+  const ms = performance.now() - firstPull;
+  const rows = await deviceRows(page);
+  const after = drill.proxy.stats().forwardedByPath;
+  const pulls = Object.entries(after)
+    .filter(([route]) => /rpc\/pull_/.test(route))
+    .reduce((sum, [route, count]) => sum + count - (before[route] ?? 0), 0);
+  return {
+    page,
+    lines: [{ case: `Chromium first sync: ${rows.toLocaleString('en-US')} rows, ${Math.round((rows / ms) * 1000).toLocaleString('en-US')} rows/s`, requests: pulls, ms }],
+  };
+}
+
+/** Leaves a cell with a new value; the time until the screen's figures change, and until painted. */
+async function keystrokes(page: Page, appUrl: string, month: string, rounds: number): Promise<BenchLine[]> {
+  await page.goto(`${appUrl}/daily?month=${month}`);
+  const label = `CP Hours ${month}-02`;
+  await page.getByLabel(label).waitFor();
+  const shown: number[] = [];
+  const painted: number[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const timing = await page.evaluate(
+      async ({ label: cellLabel, value }) => {
+        const input = document.querySelector<HTMLInputElement>(`input[aria-label="${cellLabel}"]`);
+        const section = document.querySelector('section.daily');
+        if (!input || !section) throw new Error('no daily grid');
+        input.focus();
+        const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+        setter?.call(input, String(value));
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const changed = new Promise<number>((resolve) => {
+          const observer = new MutationObserver((records) => {
+            // The figures around the grid, not the cell itself.
+            if (records.some((record) => !(record.target instanceof HTMLInputElement))) {
+              observer.disconnect();
+              resolve(performance.now());
+            }
+          });
+          observer.observe(section, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class'] });
+        });
+        const started = performance.now();
+        input.blur();
+        const shownAt = await changed;
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+        return { shown: shownAt - started, painted: performance.now() - started };
+      },
+      { label, value: 100 + (i % 2) + i / 100 },
+    );
+    shown.push(timing.shown);
+    painted.push(timing.painted);
+    await page.waitForTimeout(100);
+  }
+  return [
+    { case: `Chromium keystroke to figures on screen, p50 (p95 ${percentile(shown, 95).toFixed(1)} ms)`, requests: 0, ms: percentile(shown, 50) },
+    { case: `Chromium keystroke to figures painted, p50 (p95 ${percentile(painted, 95).toFixed(1)} ms)`, requests: 0, ms: percentile(painted, 50) },
+  ];
+}
+
+/** Prev/Next on /daily between two months with data; to the new month's first value, and painted. */
+async function monthSwitches(page: Page, appUrl: string, months: [string, string], rounds: number) {
+  await page.goto(`${appUrl}/daily?month=${months[0]}`);
+  await page.getByLabel(`CP Hours ${months[0]}-01`).waitFor();
+  let requests = 0;
+  const count = (request: { url(): string }) => {
+    if (/\/rest\/v1\//.test(request.url())) requests += 1;
+  };
+  page.on('request', count);
+  const values: number[] = [];
+  const painted: number[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const forward = i % 2 === 0;
+    const target = forward ? months[1] : months[0];
+    const timing = await page.evaluate(
+      async ({ forward: next, target: month }) => {
+        const buttons = document.querySelectorAll<HTMLButtonElement>('[aria-label="Daily month"] button');
+        const button = next ? buttons[1] : buttons[0];
+        if (!button) throw new Error('no month buttons');
+        const ready = () => {
+          const cell = document.querySelector<HTMLInputElement>(`input[aria-label="CP Hours ${month}-01"]`);
+          return !!cell && cell.value !== '';
+        };
+        const started = performance.now();
+        const arrived = new Promise<number>((resolve) => {
+          const observer = new MutationObserver(() => {
+            if (ready()) {
+              observer.disconnect();
+              resolve(performance.now());
+            }
+          });
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+        });
+        button.click();
+        const valuesAt = await arrived;
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+        return { values: valuesAt - started, painted: performance.now() - started };
+      },
+      { forward, target },
+    );
+    values.push(timing.values);
+    painted.push(timing.painted);
+    await page.waitForTimeout(50);
+  }
+  page.off('request', count);
+  return { values, painted, requests };
+}
+
+/** The month's three REST reads (daily inputs, weeks, targets) at once, as a screen reading the server would. */
+async function restMonthReads(drill: DrillStack, month: string, rounds: number, delayMs: number): Promise<number[]> {
+  const client = await drill.signedInClient('manager@example.com');
+  const { data } = await client.auth.getSession();
+  const token = data.session?.access_token ?? '';
+  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(year, monthNumber, 0)).toISOString().slice(0, 10);
+  const headers = { apikey: drill.backend.anonKey, Authorization: `Bearer ${token}` };
+  const base = `${drill.proxy.url}/rest/v1`;
+  const reads = [
+    `${base}/daily_inputs?select=*&store_id=eq.${demo.storeA}&entry_date=gte.${month}-01&entry_date=lte.${last}`,
+    `${base}/weekly_store_performance?select=*&store_id=eq.${demo.storeA}&week_start_date=lte.${last}&week_end_date=gte.${month}-01`,
+    `${base}/monthly_targets?select=*&store_id=eq.${demo.storeA}&year=eq.${year}&month=eq.${monthNumber}`,
+  ];
+  drill.proxy.delay(delayMs);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < rounds; i += 1) {
+      const started = performance.now();
+      const answers = await Promise.all(reads.map((url) => fetch(url, { headers })));
+      const bodies = await Promise.all(answers.map((answer) => answer.json() as Promise<unknown>));
+      if (answers.some((answer) => !answer.ok)) throw new Error(`a REST read failed: ${JSON.stringify(bodies)}`);
+      times.push(performance.now() - started);
+    }
+  } finally {
+    drill.proxy.restore();
+  }
+  return times;
+}
+
+/** A first visit's JavaScript, as sent (compressed), split at the first paint. */
+async function firstLoad(appUrl: string): Promise<BenchLine[]> {
+  const html = await readFile(path.join(projectRoot, 'dist', 'index.html'), 'utf8');
+  const initial = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]));
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const sizes: Array<{ url: string; bytes: number }> = [];
+    page.on('requestfinished', (request) => {
+      if (!request.url().endsWith('.js')) return;
+      void request.sizes().then((size) => sizes.push({ url: new URL(request.url()).pathname, bytes: size.responseBodySize }));
+    });
+    await page.goto(`${appUrl}/login`);
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    await page.waitForTimeout(1500);
+    const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN);
+    const before = sizes.filter((size) => initial.has(size.url)).reduce((sum, size) => sum + size.bytes, 0);
+    const after = sizes.filter((size) => !initial.has(size.url) && !size.url.endsWith('sw.js')).reduce((sum, size) => sum + size.bytes, 0);
+    const sw = await fetch(`${appUrl}/sw.js`, { headers: { 'Accept-Encoding': 'gzip' } });
+    const swGzip = (await sw.arrayBuffer()).byteLength;
+    const swBrotli = (await (await fetch(`${appUrl}/sw.js`, { headers: { 'Accept-Encoding': 'br' } })).arrayBuffer()).byteLength;
+    return [
+      { case: `first visit: JavaScript before first paint, ${(before / 1024).toFixed(1)} kB as sent (${initial.size} files)`, requests: initial.size, ms: fcp },
+      { case: `first visit: JavaScript loaded after first paint, ${(after / 1024).toFixed(1)} kB as sent`, requests: sizes.length - initial.size, ms: 0 },
+      { case: `sw.js as sent: gzip ${(swGzip / 1024).toFixed(1)} kB, brotli ${(swBrotli / 1024).toFixed(1)} kB`, requests: 1, ms: 0 },
+    ];
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Reloads /daily with the network cut: first contentful paint and the grid usable, from navigation start. */
+async function offlineReloads(page: Page, appUrl: string, month: string, rounds: number): Promise<BenchLine[]> {
+  await page.goto(`${appUrl}/daily?month=${month}`);
+  await page.getByLabel(`CP Hours ${month}-01`).waitFor();
+  await page.context().setOffline(true);
+  const fcp: number[] = [];
+  const usable: number[] = [];
+  try {
+    for (let i = 0; i < rounds; i += 1) {
+      await page.reload({ waitUntil: 'commit' });
+      const ready = await page.waitForFunction(
+        (label) => {
+          const cell = document.querySelector<HTMLInputElement>(`input[aria-label="${label}"]`);
+          return cell && !cell.disabled && cell.value !== '' ? performance.now() : false;
+        },
+        `CP Hours ${month}-01`,
+        { polling: 'raf', timeout: 30_000 },
+      );
+      usable.push((await ready.jsonValue()) as number);
+      fcp.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN));
+    }
+  } finally {
+    await page.context().setOffline(false);
+  }
+  return [
+    { case: `offline reload: first contentful paint, p50 (p95 ${percentile(fcp, 95).toFixed(0)} ms)`, requests: 0, ms: percentile(fcp, 50) },
+    { case: `offline reload: usable grid with values, p50 (p95 ${percentile(usable, 95).toFixed(0)} ms)`, requests: 0, ms: percentile(usable, 50) },
+  ];
+}
+
+export async function deviceChromiumBench(): Promise<BenchLine[]> {
+  await buildIfNeeded();
+  const drill = await startDrillStack();
+  try {
+    const { lines, page } = await firstSync(drill);
+    const now = new Date();
+    const thisMonth = monthOf(now);
+    const previous = monthOf(new Date(now.getFullYear(), now.getMonth() - 1, 1));
+    const earlier = monthOf(new Date(now.getFullYear(), now.getMonth() - 2, 1));
+    lines.push(...(await keystrokes(page, drill.appUrl, thisMonth, 30)));
+    const switches = await monthSwitches(page, drill.appUrl, [earlier, previous], 40);
+    const rest = await restMonthReads(drill, previous, 20, 100);
+    const painted50 = percentile(switches.painted, 50);
+    lines.push(
+      { case: `Chromium month switch on /daily to values, p50 (p95 ${percentile(switches.values, 95).toFixed(1)} ms)`, requests: switches.requests, ms: percentile(switches.values, 50) },
+      { case: `Chromium month switch on /daily painted, p50 (p95 ${percentile(switches.painted, 95).toFixed(1)} ms)`, requests: switches.requests, ms: painted50 },
+      {
+        case: `the month's 3 REST reads at a 100 ms round trip, p50 (${(percentile(rest, 50) / painted50).toFixed(1)}x the device's painted switch)`,
+        requests: 3,
+        ms: percentile(rest, 50),
+      },
+    );
+    lines.push(...(await offlineReloads(page, drill.appUrl, previous, 10)));
+    lines.push(...(await firstLoad(drill.appUrl)));
+    return lines;
+  } finally {
+    await drill.close();
+  }
+}
+
+if (process.argv[1]?.endsWith('device-chromium.ts')) {
+  process.env.LOCAL_SUPABASE_LOG ??= 'warn';
+  void deviceChromiumBench().then((lines) => {
+    for (const line of lines) process.stdout.write(`${line.case.padEnd(100)} ${String(line.requests).padStart(6)} ${line.ms.toFixed(1).padStart(9)}\n`);
+  });
+}
