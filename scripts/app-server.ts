@@ -48,14 +48,18 @@ export function chosenEncoding(acceptEncoding: string | undefined): 'br' | 'gzip
 
 const encodingSuffix = { br: '.br', gzip: '.gz' } as const;
 
-/** The compressed copy to send for `file`, if the build wrote one and the browser takes it. */
+/**
+ * The compressed copy to send for `file`, if the build wrote one and the browser takes
+ * it. A copy older than its file is stale (the file was replaced after the build) and is
+ * not sent: the file as it is now wins.
+ */
 async function compressedCopy(file: string, acceptEncoding: string | undefined) {
   const encoding = chosenEncoding(acceptEncoding);
   if (!encoding) return null;
   const copy = `${file}${encodingSuffix[encoding]}`;
   try {
-    const info = await stat(copy);
-    return info.isFile() ? { encoding, copy, size: info.size } : null;
+    const [info, original] = await Promise.all([stat(copy), stat(file)]);
+    return info.isFile() && info.mtimeMs >= original.mtimeMs ? { encoding, copy, size: info.size } : null;
   } catch {
     return null;
   }

@@ -29,7 +29,7 @@ async function pushHoldingLock(config: BackendConfig): Promise<BackgroundPushOut
       storageKey: authStorageKey,
       now: () => Date.now(),
     });
-    const rpc = fetchRpc({ supabaseUrl: config.supabaseUrl, anonKey: config.supabaseAnonKey, accessToken: () => sessions.accessToken() });
+    const rpc = fetchRpc({ supabaseUrl: config.supabaseUrl, anonKey: config.supabaseAnonKey, credentials: () => sessions.credentials() });
     const engine = new SyncEngine({
       db,
       transport: rpcTransport(rpc, sessions, { deviceId: () => deviceIdOf(db) }),

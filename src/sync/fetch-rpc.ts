@@ -5,21 +5,24 @@
  * leaving supabase-js out keeps the worker small.
  */
 import type { RpcAnswer, RpcCall } from './rpc-transport.ts';
+import { sessionChanged } from './rpc-transport.ts';
 import { fetchNotingRetryAfter } from './retry-after.ts';
 
 export type FetchRpcOptions = {
   supabaseUrl: string;
   anonKey: string;
-  /** The signed-in session's access token; without one the call goes as the anonymous role. */
-  accessToken: () => Promise<string | null>;
+  /** The stored session's access token and its user, or null when signed out. */
+  credentials: () => Promise<{ token: string; userId: string } | null>;
   fetch?: typeof fetch;
 };
 
 export function fetchRpc(options: FetchRpcOptions): RpcCall {
   const doFetch = fetchNotingRetryAfter(options.fetch);
   const base = options.supabaseUrl.replace(/\/$/, '');
-  return async (fn, args, signal): Promise<RpcAnswer> => {
-    const token = (await options.accessToken()) ?? options.anonKey;
+  return async (fn, args, signal, asUser): Promise<RpcAnswer> => {
+    const credentials = await options.credentials();
+    if (!credentials || credentials.userId !== asUser) return sessionChanged();
+    const { token } = credentials;
     const response = await doFetch(`${base}/rest/v1/rpc/${encodeURIComponent(fn)}`, {
       method: 'POST',
       headers: { apikey: options.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },

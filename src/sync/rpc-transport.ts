@@ -11,6 +11,7 @@ import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { classifyFailure } from './errors.ts';
 import { retryAfterOf } from './retry-after.ts';
 import type { SessionKeeper } from './session-keeper.ts';
+import type { SessionState } from './transport.ts';
 import type { PullManyOutcome, PullOutcome, PushOutcome, RowCountsOutcome, SyncTransport } from './transport.ts';
 import { isSyncedTable } from '../data/synced-tables.ts';
 
@@ -31,19 +32,40 @@ function failure(status: number, error: PostgrestFailure, signal?: AbortSignal) 
 
 /** A call's answer as PostgREST gives it: the JSON body, or the error body, and the status. */
 export type RpcAnswer = { data: unknown; error: PostgrestFailure; status: number };
-/** Calls one database function with named arguments; aborts with `signal`. */
-export type RpcCall = (fn: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<RpcAnswer>;
+/**
+ * Calls one database function with named arguments; aborts with `signal`. `asUser`: the
+ * call must carry this user's session; when the stored session is another user's or
+ * none (a sign-out or another person's sign-in since the cycle began), the call is not
+ * sent and answers 401, so nobody's edits are ever sent under another identity or as
+ * the anonymous role.
+ */
+export type RpcCall = (fn: string, args: Record<string, unknown>, signal: AbortSignal, asUser: string | null) => Promise<RpcAnswer>;
+
+/** The answer of a call not sent because the session is not the expected user's. */
+export const sessionChanged = (): RpcAnswer => ({
+  data: null,
+  error: { code: 'PGRST301', message: 'The session changed or ended before this request; it waits for its author to sign in.' },
+  status: 401,
+});
 
 export function rpcTransport(
-  rpc: RpcCall,
+  call: RpcCall,
   sessions: SessionKeeper,
   options: { timeoutMs?: number; deviceId?: () => Promise<string | null> } = {},
 ): SyncTransport {
   const timeout = () => AbortSignal.timeout(options.timeoutMs ?? 20_000);
+  // The user of the session the engine was last told about: it pushes that user's edits.
+  let signedInAs: string | null = null;
+  const noteUser = async (state: Promise<SessionState>) => {
+    const known = await state;
+    signedInAs = known.status === 'signed-in' ? known.userId : null;
+    return known;
+  };
+  const rpc = (fn: string, args: Record<string, unknown>, signal: AbortSignal) => call(fn, args, signal, signedInAs);
 
   return {
-    session: () => sessions.current(),
-    refreshSession: () => sessions.refresh(),
+    session: () => noteUser(sessions.current()),
+    refreshSession: () => noteUser(sessions.refresh()),
     async push(table, rows, typedAt): Promise<PushOutcome> {
       const signal = timeout();
       try {

@@ -28,8 +28,8 @@ export type SessionKeeper = {
   current(): Promise<SessionState>;
   /** Refreshes whatever the stored access token says (the server just refused it). */
   refresh(): Promise<SessionState>;
-  /** The stored access token as it is now (after current() has refreshed it if needed). */
-  accessToken(): Promise<string | null>;
+  /** The stored access token and its user as they are now (after current() refreshed them if needed). */
+  credentials(): Promise<{ token: string; userId: string } | null>;
 };
 
 const refreshMarginMs = 30_000;
@@ -92,6 +92,9 @@ export function sessionKeeper(options: SessionKeeperOptions): SessionKeeper {
       return refreshStored(false);
     },
     refresh: () => refreshStored(true),
-    accessToken: async () => (await read())?.access_token ?? null,
+    async credentials() {
+      const session = await read();
+      return session?.access_token && session.user?.id ? { token: session.access_token, userId: session.user.id } : null;
+    },
   };
 }

@@ -57,9 +57,11 @@ describe('signing out with edits not yet on the server', () => {
   });
 
   it('sends them with "Sync now" once online, and then signs out cleanly', async () => {
-    await context.setOffline(false);
+    // Asked while the edits still wait (once online, sync may send them before a click could).
     await shell.logout();
     const dialog = page.getByRole('dialog', { name: 'Edits not sent yet' });
+    await dialog.waitFor();
+    await context.setOffline(false);
     await dialog.getByRole('button', { name: 'Sync now' }).click();
     await expect.poll(outboxSize, { timeout: 15_000 }).toBe(0);
     const rows = await e2e.stack.database.query<{ value: string }>(

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../scripts/build-if-needed.ts';
+import { precompress } from '../../../scripts/precompress.ts';
 import type { DrillStack } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
@@ -41,8 +42,9 @@ describe('drill: a new version while edits wait', () => {
     for (const cell of cells) await enter(page, cell);
     expect((await deviceCounts(page)).outbox).toBe(3);
 
-    // A new build: its service worker differs from the running one.
+    // A new build: its service worker differs from the running one (compressed copies too).
     await appendFile(path.join(distDir, 'sw.js'), `\n// build ${Date.now()}\n`);
+    await precompress(distDir);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
     const reload = page.getByRole('alert').filter({ hasText: 'New version available' }).getByRole('button', { name: 'Reload' });
     await reload.waitFor({ timeout: 30_000 });

@@ -29,7 +29,7 @@ describe("the service worker's transport (plain fetch)", () => {
       network.requests += 1;
       return fetch(input, init);
     };
-    const rpc = fetchRpc({ supabaseUrl: stack.url, anonKey: stack.keys.anonKey, accessToken: () => sessions.accessToken(), fetch: counting });
+    const rpc = fetchRpc({ supabaseUrl: stack.url, anonKey: stack.keys.anonKey, credentials: () => sessions.credentials(), fetch: counting });
     return new SyncEngine({
       db: target.db,
       transport: rpcTransport(rpc, sessions),
@@ -71,5 +71,53 @@ describe("the service worker's transport (plain fetch)", () => {
     } finally {
       fresh.close();
     }
+  });
+});
+
+/**
+ * A cycle checks who is signed in, then pushes that person's edits. If someone else signs
+ * in (or the session ends) in between, neither transport may send the edits under the
+ * new identity or as the anonymous role: the call is not sent, and answers 401.
+ */
+describe('a push after the signed-in person changed', () => {
+  let stack: TestStack;
+  let device: Device;
+  useSyncedDevice('manager@example.com', (world) => ({ stack, device } = world));
+
+  it('is not sent by either transport, and the row stays off the server', async () => {
+    const storage = createAuthStorage(device.db);
+    const sessions = sessionKeeper({ supabaseUrl: stack.url, anonKey: stack.keys.anonKey, storage, storageKey: authStorageKey, now: () => Date.now() });
+    let sent = 0;
+    const rpc = fetchRpc({
+      supabaseUrl: stack.url,
+      anonKey: stack.keys.anonKey,
+      credentials: () => sessions.credentials(),
+      fetch: (input, init) => {
+        sent += 1;
+        return fetch(input, init);
+      },
+    });
+    const transports = { worker: rpcTransport(rpc, sessions), pages: device.transport };
+    for (const transport of Object.values(transports)) expect(await transport.session()).toMatchObject({ status: 'signed-in', userId: demo.managerId });
+
+    // Another person signs in on this device (the pages' client stores the session where both transports read it).
+    const { error } = await device.client.auth.signInWithPassword({ email: 'admin@example.com', password: demo.password });
+    expect(error).toBeNull();
+    const requestsBefore = device.network.requests;
+    const row = { ...dailyWrite(950, 7).row };
+    for (const [name, transport] of Object.entries(transports)) {
+      const outcome = await transport.push('daily_inputs', [row]);
+      expect(outcome, name).toMatchObject({ ok: false, kind: 'auth', status: 401, code: 'PGRST301' });
+    }
+    expect(sent).toBe(0);
+    expect(device.network.requests).toBe(requestsBefore);
+    const { rows } = await stack.database.query<{ n: number }>('select count(*)::int as n from daily_inputs where store_id = $1 and entry_date = $2', [
+      demo.storeA,
+      row.entry_date,
+    ]);
+    expect(rows[0]?.n).toBe(0);
+
+    // Told about the new person, the transports carry that person's session again.
+    for (const transport of Object.values(transports)) expect(await transport.session()).toMatchObject({ status: 'signed-in', userId: demo.adminId });
   });
 });

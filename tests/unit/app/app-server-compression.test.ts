@@ -66,6 +66,16 @@ describe('the app server sends the build compressed', () => {
     expect(plain.body.toString()).toBe(script);
   });
 
+  it('sends a file replaced after the build as it is now, not its stale compressed copy', async () => {
+    const replaced = `${script}\n// patched`;
+    await writeFile(path.join(dist, 'assets', 'index-abc123.js'), replaced);
+    const reply = await rawGet(`${server.url}/assets/index-abc123.js`, { 'Accept-Encoding': 'br, gzip' });
+    expect(reply.headers['content-encoding']).toBeUndefined();
+    expect(reply.body.toString()).toBe(replaced);
+    await writeFile(path.join(dist, 'assets', 'index-abc123.js'), script);
+    await precompress(dist);
+  });
+
   it('reads Accept-Encoding as browsers write it', () => {
     expect(chosenEncoding('gzip, deflate, br')).toBe('br');
     expect(chosenEncoding('GZIP')).toBe('gzip');
