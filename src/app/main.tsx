@@ -11,6 +11,7 @@ import { App } from './App.tsx';
 import { storedTheme } from './layout/use-theme.ts';
 import { watchDatabaseBlocked } from './storage-trouble.ts';
 import { registerServiceWorker } from './pwa.ts';
+import { preloadScreenFor } from './routes.tsx';
 import { loadRuntimeConfig } from './runtime-config.ts';
 import { loadWithRetry } from './load-with-retry.ts';
 import './styles.css';
@@ -18,6 +19,7 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 document.documentElement.dataset.theme = storedTheme();
+preloadScreenFor(window.location.pathname);
 
 void (async () => {
   const config = await loadRuntimeConfig();

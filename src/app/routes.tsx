@@ -25,6 +25,31 @@ const YearlyPage = lazyScreen(() => import('../features/yearly/YearlyPage.tsx'),
 /** Screens this narrow are a tablet held upright or a phone: an advisor's, who starts on Today. */
 export const narrowScreen = '(max-width: 820px)';
 
+const screensByPath: Record<string, { preload(): void }> = {
+  '/today': TodayPage,
+  '/print': PrintMonthPage,
+  '/daily': DailyPerformance,
+  '/daily-weekly': DailyPerformance,
+  '/new-daily-weekly-performance': DailyPerformance,
+  '/weekly': WeeklyPage,
+  '/monthly': MonthlyPage,
+  '/yearly': YearlyPage,
+  '/service-overview': ServiceOverviewPage,
+  '/front-end-team': FrontEndTeamPage,
+  '/settings': SettingsPage,
+  '/compare': ComparePage,
+  '/admin': AdminPage,
+};
+
+/**
+ * Starts loading the screen the app opens on, before the account and the route are
+ * known, so its module arrives together with the main one rather than after it.
+ */
+export function preloadScreenFor(pathname: string): void {
+  if (pathname === '/') (window.matchMedia(narrowScreen).matches ? TodayPage : OnePage).preload();
+  else screensByPath[pathname]?.preload();
+}
+
 /**
  * The start page: the One Page on a desktop, Today on a narrow screen. The One Page stays
  * one link away there (?view=all, or a section quick jump).
