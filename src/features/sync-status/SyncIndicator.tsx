@@ -34,14 +34,20 @@ export function SyncIndicator() {
   );
 }
 
-/** A first sync's progress: rows and percent when the server said how many, else tables. */
-function FirstSyncProgress({ done, total, unit }: { done: number; total: number; unit: 'rows' | 'tables' }) {
-  const percent = total > 0 ? Math.floor((done / total) * 100) : 0;
+type FirstSync = { done: number; total: number; unit: 'rows' | 'tables' };
+
+/** A first sync's progress in words: rows and percent when the server said how many, else tables. */
+export function firstSyncText({ done, total, unit }: FirstSync): string {
+  const percent = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 0;
   const counted = unit === 'rows' ? `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows` : `${done} of ${total} tables`;
+  return `Fetching data: ${counted} (${percent}%)`;
+}
+
+function FirstSyncProgress(progress: FirstSync) {
   return (
     <label className="progress">
-      Fetching data: {counted} ({percent}%)
-      <progress value={done} max={Math.max(total, 1)} />
+      {firstSyncText(progress)}
+      <progress value={progress.done} max={Math.max(progress.total, 1)} />
     </label>
   );
 }
