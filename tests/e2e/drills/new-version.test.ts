@@ -47,7 +47,8 @@ describe('drill: a new version while edits wait', () => {
     await precompress(distDir);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
     const reload = page.getByRole('alert').filter({ hasText: 'New version available' }).getByRole('button', { name: 'Reload' });
-    await reload.waitFor({ timeout: 30_000 });
+    // The new worker installs only after the old one's Background Sync attempt ends (see below).
+    await reload.waitFor({ timeout: 120_000 });
     expect((await deviceCounts(page)).outbox).toBe(3);
     const before = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
     await Promise.all([page.waitForEvent('load', { timeout: 30_000 }), reload.click()]);
@@ -69,5 +70,5 @@ describe('drill: a new version while edits wait', () => {
     // registration.update() takes about a minute here with the backend unreachable: about
     // as long as the old worker's Background Sync attempt waits for the leading page (60 s).
     // Not yet explained; hence the longer time limit.
-  }, 180_000);
+  }, 240_000);
 });
