@@ -51,7 +51,7 @@ describe('drill: a new version while edits wait', () => {
     await reload.waitFor({ timeout: 120_000 });
     expect((await deviceCounts(page)).outbox).toBe(3);
     const before = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
-    await Promise.all([page.waitForEvent('load', { timeout: 30_000 }), reload.click()]);
+    await Promise.all([page.waitForEvent('load', { timeout: 120_000 }), reload.click()]);
     await openMonth(page, drill.appUrl, month);
     expect((await deviceCounts(page)).outbox).toBe(3);
     for (const cell of cells) expect(await page.getByLabel(cellLabel(cell)).inputValue()).toBe(String(cell.value));
