@@ -1,19 +1,31 @@
-import type { FunctionComponent, LazyExoticComponent } from 'react';
-import { lazy } from 'react';
+import type { FunctionComponent } from 'react';
+import { createElement, use } from 'react';
 import { loadWithRetry } from './load-with-retry.ts';
 
-export type LazyScreen<P extends object> = LazyExoticComponent<FunctionComponent<P>> & {
+export type LazyScreen<P extends object> = FunctionComponent<P> & {
   /** Starts loading the screen's module now (the app's start calls it for the screen it opens on). */
   preload(): void;
 };
 
 /**
  * A screen loaded on first use: `load` imports its module, `name` is the component it
- * exports. Until it arrives the screen shows the shell's "Loading..." (see Shell).
+ * exports. Until it arrives the screen suspends and shows the shell's "Loading..." (see
+ * Shell). Once it has arrived (the app's start preloads the screen it opens on) the screen
+ * renders at once: React.lazy would suspend on its first render even then, and React holds
+ * back content revealed after a suspension for up to 300 ms, which an offline start
+ * spent doing nothing.
  */
 export function lazyScreen<P extends object, N extends string>(load: () => Promise<Record<N, FunctionComponent<P>>>, name: N): LazyScreen<P> {
-  let loading: Promise<Record<N, FunctionComponent<P>>> | null = null;
-  const start = () => (loading ??= loadWithRetry(load));
-  const screen = lazy(async () => ({ default: (await start())[name] }));
-  return Object.assign(screen, { preload: () => void start() });
+  let loaded: FunctionComponent<P> | null = null;
+  let loading: Promise<FunctionComponent<P>> | null = null;
+  const start = () =>
+    (loading ??= loadWithRetry(load).then((module) => {
+      loaded = module[name];
+      return loaded;
+    }));
+  function Screen(props: P) {
+    return createElement(loaded ?? use(start()), props);
+  }
+  Screen.displayName = name;
+  return Object.assign(Screen, { preload: () => void start() });
 }

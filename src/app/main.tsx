@@ -21,42 +21,41 @@ if (!root) throw new Error('index.html has no #root element');
 document.documentElement.dataset.theme = storedTheme();
 preloadScreenFor(window.location.pathname);
 
-void (async () => {
-  const config = await loadRuntimeConfig();
-  const db = new AppDatabase(deviceDatabaseName);
-  watchDatabaseBlocked(db);
-  // The backend's client and the sync runtime load after the first screen is painted:
-  // the screens read the device database, and the download and start-up of supabase-js
-  // should not delay them.
-  const status = createSyncStatusStore(navigator.onLine);
-  let connected: (connection: Connection) => void = () => undefined;
-  const connection = new Promise<Connection>((resolve) => {
-    connected = resolve;
-  });
-  const account = createAccountService(db, connection.then(({ client }) => client));
-  const sync = deferredSyncRuntime(status, connection.then(({ sync: runtime }) => runtime));
-  const admin = deferredAdminApi(connection.then(({ admin: api }) => api));
-  // Asked at every start (the browser remembers a yes); the answer shows in the sync details.
-  void requestPersistentStorage()
-    .catch(() => false)
-    .then((kept) => sync.status.setState({ storagePersisted: kept }));
-  const reactRoot = createRoot(root);
-  const render = (updateReady: (() => void) | null) =>
-    reactRoot.render(
-      <StrictMode>
-        <App db={db} account={account} sync={sync} admin={admin} updateReady={updateReady} />
-      </StrictMode>,
-    );
-  registerServiceWorker((apply) => render(apply));
-  render(null);
-  // After the next frame is painted; a hidden tab paints no frames, so at the latest soon after.
-  let loading = false;
-  const load = () => {
-    if (loading) return;
-    loading = true;
-    void loadWithRetry(() => import('../sync/connect.ts')).then(({ connect }) => connected(connect(config, db, status)));
-  };
-  requestAnimationFrame(() => setTimeout(load));
-  setTimeout(load, 200);
-})();
-
+// Which backend to use is needed only once the backend's client loads: the screens read
+// the device database, so they do not wait for /app-config.json.
+const config = loadRuntimeConfig();
+const db = new AppDatabase(deviceDatabaseName);
+watchDatabaseBlocked(db);
+// The backend's client and the sync runtime load after the first screen is painted:
+// the screens read the device database, and the download and start-up of supabase-js
+// should not delay them.
+const status = createSyncStatusStore(navigator.onLine);
+let connected: (connection: Connection) => void = () => undefined;
+const connection = new Promise<Connection>((resolve) => {
+  connected = resolve;
+});
+const account = createAccountService(db, connection.then(({ client }) => client));
+const sync = deferredSyncRuntime(status, connection.then(({ sync: runtime }) => runtime));
+const admin = deferredAdminApi(connection.then(({ admin: api }) => api));
+// Asked at every start (the browser remembers a yes); the answer shows in the sync details.
+void requestPersistentStorage()
+  .catch(() => false)
+  .then((kept) => sync.status.setState({ storagePersisted: kept }));
+const reactRoot = createRoot(root);
+const render = (updateReady: (() => void) | null) =>
+  reactRoot.render(
+    <StrictMode>
+      <App db={db} account={account} sync={sync} admin={admin} updateReady={updateReady} />
+    </StrictMode>,
+  );
+registerServiceWorker((apply) => render(apply));
+render(null);
+// After the next frame is painted; a hidden tab paints no frames, so at the latest soon after.
+let loading = false;
+const load = () => {
+  if (loading) return;
+  loading = true;
+  void Promise.all([loadWithRetry(() => import('../sync/connect.ts')), config]).then(([{ connect }, backend]) => connected(connect(backend, db, status)));
+};
+requestAnimationFrame(() => setTimeout(load));
+setTimeout(load, 200);

@@ -1,0 +1,32 @@
+import { createElement, Suspense } from 'react';
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { lazyScreen } from '../../../src/app/lazy-screen.ts';
+
+const Greeting = ({ who }: { who: string }) => createElement('p', null, `Hello ${who}`);
+
+const inSuspense = (element: ReturnType<typeof createElement>) => renderToString(createElement(Suspense, { fallback: createElement('p', null, 'Loading...') }, element));
+
+const flush = () => new Promise((resolve) => setTimeout(resolve));
+
+describe('lazyScreen', () => {
+  it('renders a screen whose module has arrived at once, without suspending', async () => {
+    const Screen = lazyScreen(async () => ({ Greeting }), 'Greeting');
+    Screen.preload();
+    await flush();
+    expect(inSuspense(createElement(Screen, { who: 'Ada' }))).toMatch(/^<!--\$--><p>Hello Ada<\/p><!--\/\$-->$/);
+  });
+
+  it('suspends until a screen not yet loaded arrives, and loads it once', async () => {
+    let loads = 0;
+    const Screen = lazyScreen(async () => {
+      loads += 1;
+      return { Greeting };
+    }, 'Greeting');
+    expect(inSuspense(createElement(Screen, { who: 'Ada' }))).toContain('Loading...');
+    await flush();
+    expect(inSuspense(createElement(Screen, { who: 'Grace' }))).toMatch(/^<!--\$--><p>Hello Grace<\/p><!--\/\$-->$/);
+    Screen.preload();
+    expect(loads).toBe(1);
+  });
+});
