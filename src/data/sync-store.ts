@@ -173,9 +173,25 @@ export async function applyPulledRows(db: AppDatabase, table: SyncedTable, rows:
 
 /** Pulled rows and the cursor that follows them, in one transaction: a crash re-pulls, never skips. */
 export async function applyPullPage(db: AppDatabase, table: SyncedTable, rows: Row[], cursor: PullCursor, now: number) {
-  return db.transaction('rw', [db.outbox, db.conflicts, db.cursors, db.mirror(table)], async () => {
-    const applied = await mergeServerRows(db, table, rows, now);
-    await db.cursors.put(cursor);
+  const [applied] = await applyPullPages(db, [{ table, rows, cursor }], now);
+  return applied ?? 0;
+}
+
+export type PulledPage = { table: SyncedTable; rows: Row[]; cursor: PullCursor };
+
+/**
+ * Several pulled pages, each with the cursor that follows it, in one transaction (a
+ * multi-table answer): a crash re-pulls them all, never skips; and live queries see the
+ * answer once, not once per page. Returns the rows applied per page.
+ */
+export async function applyPullPages(db: AppDatabase, pages: readonly PulledPage[], now: number): Promise<number[]> {
+  const tables = [...new Set(pages.map((page) => page.table))];
+  return db.transaction('rw', [db.outbox, db.conflicts, db.cursors, ...tables.map((table) => db.mirror(table))], async () => {
+    const applied: number[] = [];
+    for (const page of pages) {
+      applied.push(await mergeServerRows(db, page.table, page.rows, now));
+      await db.cursors.put(page.cursor);
+    }
     return applied;
   });
 }

@@ -4,10 +4,11 @@
  * and never skips. A device's first pull of a table starts at the previous year (the
  * current and previous year are what the screens show). Where the transport can, many
  * tables come in one request (a first sync of thousands of rows in a handful of
- * requests, an idle cycle in one); otherwise table by table.
+ * requests, an idle cycle in one), and such an answer is stored in one transaction;
+ * otherwise table by table.
  */
 import type { AppDatabase, PullCursor } from '../data/app-database.ts';
-import { applyPullPage, readCursor } from '../data/sync-store.ts';
+import { applyPullPage, applyPullPages, readCursor } from '../data/sync-store.ts';
 import type { SyncedTable } from '../data/synced-tables.ts';
 import type { PullPage, SyncTransport } from './transport.ts';
 import { SyncInterrupted } from './errors.ts';
@@ -34,13 +35,23 @@ async function placeOf(ctx: PullContext, table: SyncedTable): Promise<TablePlace
   };
 }
 
-/** Stores one page with the cursor after it; returns the rows applied. */
-async function storePage(ctx: PullContext, table: SyncedTable, place: TablePlace, page: PullPage): Promise<number> {
-  const cursor: PullCursor = { table, cursor: page.cursor, minYear: place.minYear, completedAt: page.hasMore ? place.completedAt : ctx.now() };
-  const applied = await applyPullPage(ctx.db, table, page.rows, cursor, ctx.now());
+/** The cursor to store with a page: where the next pull starts, and when the table was last pulled to its end. */
+function cursorAfter(ctx: PullContext, table: SyncedTable, place: TablePlace, page: PullPage): PullCursor {
+  return { table, cursor: page.cursor, minYear: place.minYear, completedAt: page.hasMore ? place.completedAt : ctx.now() };
+}
+
+/** Moves the table's place past a stored page. */
+function advance(ctx: PullContext, table: SyncedTable, place: TablePlace, page: PullPage, cursor: PullCursor): void {
   place.cursor = page.cursor;
   if (!page.hasMore) place.completedAt = cursor.completedAt;
   ctx.onPage?.(table, page.rows.length, !page.hasMore);
+}
+
+/** Stores one page with the cursor after it; returns the rows applied. */
+async function storePage(ctx: PullContext, table: SyncedTable, place: TablePlace, page: PullPage): Promise<number> {
+  const cursor = cursorAfter(ctx, table, place, page);
+  const applied = await applyPullPage(ctx.db, table, page.rows, cursor, ctx.now());
+  advance(ctx, table, place, page, cursor);
   return applied;
 }
 
@@ -75,14 +86,30 @@ export async function pullTables(ctx: PullContext, tables: readonly SyncedTable[
     const outcome = await pullMany(requests, ctx.requestRows ?? ctx.pageSize);
     if (!outcome.ok) throw new SyncInterrupted(outcome);
     const finished = new Set<SyncedTable>();
+    // Each page's cursor follows the one before it of the same table.
+    const stored: Array<{ page: PullPage & { table: SyncedTable }; place: TablePlace; cursor: PullCursor }> = [];
+    const next = new Map<SyncedTable, TablePlace>();
     for (const page of outcome.pages) {
       const place = places.get(page.table);
       // A page of a table not asked for would move a cursor nobody checked.
       if (!place || finished.has(page.table)) {
         throw new SyncInterrupted({ kind: 'transient', status: 502, code: 'PULL_SHAPE', message: `The server answered a pull with a page of ${page.table} it was not asked for` });
       }
-      applied += await storePage(ctx, page.table, place, page);
+      const before = next.get(page.table) ?? place;
+      const cursor = cursorAfter(ctx, page.table, before, page);
+      next.set(page.table, { cursor: page.cursor, minYear: place.minYear, completedAt: cursor.completedAt });
+      stored.push({ page, place, cursor });
       if (!page.hasMore) finished.add(page.table);
+    }
+    // The whole answer in one transaction: the screens redraw once per request, not per page.
+    const counts = await applyPullPages(
+      ctx.db,
+      stored.map(({ page, cursor }) => ({ table: page.table, rows: page.rows, cursor })),
+      ctx.now(),
+    );
+    for (const [index, { page, place, cursor }] of stored.entries()) {
+      applied += counts[index] ?? 0;
+      advance(ctx, page.table, place, page, cursor);
     }
     remaining = remaining.filter((table) => !finished.has(table));
     // Every answer either finishes a table or fills its row budget, so this loop ends;

@@ -21,6 +21,22 @@ describe("a device's first sync", () => {
     try {
       const reports: Array<NonNullable<SyncReport['initialSync']>> = [];
       const engine = device.engine({ onReport: (report) => report.initialSync && reports.push(report.initialSync) });
+      // Each write transaction to the mirrors is a redraw of every screen reading them.
+      const mirrors = new Set<string>(syncedTableNames);
+      let mirrorWrites = 0;
+      device.db.close(); // a middleware joins when the database opens
+      device.db.use({
+        stack: 'dbcore',
+        name: 'count-mirror-writes',
+        create: (down) => ({
+          ...down,
+          transaction: (stores, mode, options) => {
+            if (mode === 'readwrite' && stores.some((store) => mirrors.has(store))) mirrorWrites += 1;
+            return down.transaction(stores, mode, options);
+          },
+        }),
+      });
+      await device.db.open();
       const before = device.network.requests;
       const result = await engine.runOnce('start');
       const requests = device.network.requests - before;
@@ -41,6 +57,9 @@ describe("a device's first sync", () => {
       expect(engine.status.initialSync).toBeNull();
       // One count, one pull per 5,000 rows (and the empty push needs none): not one per table and page.
       expect(requests).toBeLessThanOrEqual(1 + Math.ceil((announced + 1) / 5000));
+      // One per pull request (the count request stores nothing), not one per page of 1,000 rows.
+      expect(mirrorWrites).toBeGreaterThan(0);
+      expect(mirrorWrites).toBeLessThanOrEqual(requests - 1);
     } finally {
       device.close();
     }
