@@ -6,25 +6,42 @@
  * open pages on its first install, and pushes queued edits on the browser's Background
  * Sync event, even with every tab closed.
  */
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
-import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { NetworkFirst } from 'workbox-strategies';
 import { resolveRuntimeConfig } from '../src/app/runtime-config.ts';
 import { backgroundSyncTag } from '../src/data/device.ts';
 import { backgroundPush } from '../src/sync/background-push.ts';
+import type { PrecacheEntry } from './precache.ts';
+import { precacheAppShell } from './precache.ts';
 
-declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
+// The build's file list, written in by the build (vite-plugin-pwa's injectManifest).
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
 type SyncEvent = ExtendableEvent & { tag: string };
 
 const configUrl = '/app-config.json';
+const configCache = 'app-config';
+const configNetworkTimeoutMs = 3_000;
 
-cleanupOutdatedCaches();
-precacheAndRoute(self.__WB_MANIFEST);
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html')));
-registerRoute(
-  ({ url }) => url.origin === self.location.origin && url.pathname === configUrl,
-  new NetworkFirst({ cacheName: 'app-config', networkTimeoutSeconds: 3 }),
-);
+precacheAppShell(self, self.__WB_MANIFEST, '/index.html');
+
+/**
+ * The configuration from the network when it answers within 3 seconds (and kept for
+ * offline starts), else the kept copy, else whatever the network answers in the end.
+ */
+async function configNetworkFirst(network: Promise<Response>): Promise<Response> {
+  const answered = await Promise.race([network.catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), configNetworkTimeoutMs))]);
+  return answered ?? (await caches.match(configUrl, { cacheName: configCache })) ?? network;
+}
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'GET' || url.origin !== self.location.origin || url.pathname !== configUrl) return;
+  const network = fetch(event.request).then(async (response) => {
+    if (response.ok) await (await caches.open(configCache)).put(configUrl, response.clone());
+    return response;
+  });
+  // The copy is kept even when the kept one answered first.
+  event.waitUntil(network.catch(() => undefined));
+  event.respondWith(configNetworkFirst(network));
+});
 
 // A device may go offline right after installing, before any page asked for the config
 // through this worker: keep it from the start, or an offline start would not know its
@@ -33,7 +50,7 @@ self.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const response = await fetch(configUrl, { cache: 'no-cache' }).catch(() => undefined);
-      if (response?.ok) await (await caches.open('app-config')).put(configUrl, response);
+      if (response?.ok) await (await caches.open(configCache)).put(configUrl, response);
     })(),
   );
 });

@@ -150,13 +150,19 @@ export type FieldLimit = NumberLimit | TextLimit | CodeLimit | ListLimit | Depen
 
 type NumberOptions = { whole?: boolean; decimals?: number; min?: number };
 
+// The helpers below are marked free of side effects so that a bundle using only the
+// service limits (the service worker's) leaves the field table out.
+
 /** A non-negative number with 2 decimals unless told otherwise. */
+/* @__NO_SIDE_EFFECTS__ */
 function number(kind: NumberKind, label: string, max: number, options: NumberOptions = {}): NumberLimit {
   const whole = options.whole ?? false;
   return { kind, label, min: options.min ?? 0, max, whole, decimals: whole ? 0 : (options.decimals ?? 2) };
 }
 
+/* @__NO_SIDE_EFFECTS__ */
 const text = (label: string, maxLength: number, required = false): TextLimit => ({ kind: 'text', label, maxLength, required });
+/* @__NO_SIDE_EFFECTS__ */
 const list = (label: string, maxItems: number): ListLimit => ({ kind: 'list', label, maxItems });
 
 // The bounds, each with why it is that number. They are sanity bounds, not business
@@ -189,7 +195,9 @@ const monthPay = 1_000_000;
 const year = number('year', 'Year', 2100, { whole: true, min: 2000 });
 const month = number('month', 'Month', 12, { whole: true, min: 1 });
 /** Shares of something (e-mail penetration, inspections with media): 0 to 100 percent. */
+/* @__NO_SIDE_EFFECTS__ */
 const share = (label: string) => number('percent', label, 100);
+/* @__NO_SIDE_EFFECTS__ */
 const monthCountOf = (label: string) => number('count', label, monthCount, { whole: true });
 
 /** Advisor and team totals: a month of one advisor (or a day of the team), money, hours and RO counts. */
@@ -233,6 +241,7 @@ const surveys = {
   email_penetration: share('Email Penetration'),
 } as const;
 
+/* @__NO_SIDE_EFFECTS__ */
 const elrTarget = (label: string) => number('rate', label, hourlyRate);
 
 /** Monthly targets: target_value means what metric_key says. */
