@@ -6,6 +6,7 @@ import type { Device } from '../device-context.tsx';
 import { useDevice, writeContext } from '../device-context.tsx';
 import { saveRows } from '../local-writes.ts';
 import type { Row } from '../synced-tables.ts';
+import { showDailyValuesBeingSaved } from './month-rows.ts';
 
 export type LabourRow = 'CP' | 'W' | 'I';
 export type Metric = 'hours' | 'sales';
@@ -21,14 +22,23 @@ export function useDailyInputs(storeId: string | null, from: IsoDate, to: IsoDat
   return useLiveQuery(async () => (storeId ? dailyInputsBetween(device, storeId, from, to) : []), [device, storeId, from, to]);
 }
 
-/** Saves cells (one transaction); returns how many changed. Calendar columns are derived from the date. */
-export function saveDailyValues(device: Device, storeId: string, values: DailyValue[]): Promise<number> {
-  return saveRows(
-    device.db,
-    values.map(({ date, row, metric, value }) => ({
-      table: 'daily_inputs' as const,
-      row: { store_id: storeId, entry_date: date, row_identifier: row, metric_type: metric, value, ...dailyCalendarColumns(date) },
-    })),
-    writeContext(device),
-  );
+/**
+ * Saves cells (one transaction); returns how many changed. Calendar columns are derived
+ * from the date. The months on screen show the values at once; a failed save takes them back.
+ */
+export async function saveDailyValues(device: Device, storeId: string, values: DailyValue[]): Promise<number> {
+  const takeBack = showDailyValuesBeingSaved(device.db, storeId, values);
+  try {
+    return await saveRows(
+      device.db,
+      values.map(({ date, row, metric, value }) => ({
+        table: 'daily_inputs' as const,
+        row: { store_id: storeId, entry_date: date, row_identifier: row, metric_type: metric, value, ...dailyCalendarColumns(date) },
+      })),
+      writeContext(device),
+    );
+  } catch (error) {
+    takeBack();
+    throw error;
+  }
 }

@@ -5,17 +5,20 @@
  * means one re-run per change instead of one per table.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { gridRange } from '../../domain/month-grid.ts';
 import type { MonthKey } from '../../domain/month.ts';
 import type { LaborEntry, LaborType } from '../../domain/monthly-table.ts';
-import { yearAndMonth } from '../../domain/month.ts';
+import { shiftMonth, yearAndMonth } from '../../domain/month.ts';
 import type { EnteredDays, MonthDays, WorkPattern } from '../../domain/work-days.ts';
 import { monthBounds, monthDays, monthWeekParts, workPattern } from '../../domain/work-days.ts';
+import type { AppDatabase } from '../app-database.ts';
 import type { Device } from '../device-context.tsx';
 import { useDevice } from '../device-context.tsx';
 import type { Row } from '../synced-tables.ts';
 import { numberOrNull } from '../values.ts';
+import { liveMonthsOf } from './live-months.ts';
 
 export type MonthRows = {
   month: MonthKey;
@@ -83,10 +86,47 @@ export async function readMonthRows(device: Pick<Device, 'db'>, storeId: string,
   };
 }
 
-/** The month's rows, kept current as they change; undefined while the device database answers. */
+/** The live month rows of a device database (the screens' hook reads these). */
+export const monthRowsOf = (db: AppDatabase) => liveMonthsOf(db, 'month-rows', (storeId, month) => readMonthRows({ db }, storeId, month));
+
+/** A daily value as the grid's rows hold it. */
+export type DailyCell = { date: IsoDate; row: string; metric: string; value: number | null };
+
+/**
+ * Shows daily values being saved in the months on screen at once, before the device
+ * database has stored them, so a keystroke's figures change in the same frame; the
+ * stored rows replace them when the database answers. Returns a function that takes
+ * them back, for a save that failed.
+ */
+export function showDailyValuesBeingSaved(db: AppDatabase, storeId: string, cells: readonly DailyCell[]): () => void {
+  return monthRowsOf(db).patch(storeId, (month, rows) => {
+    const { from, to } = gridRange(month);
+    const shown = cells.filter((cell) => cell.date >= from && cell.date <= to);
+    if (shown.length === 0) return null;
+    const daily = [...rows.daily];
+    for (const cell of shown) {
+      const index = daily.findIndex((row) => row.entry_date === cell.date && row.row_identifier === cell.row && row.metric_type === cell.metric);
+      const row = index >= 0 ? { ...daily[index], value: cell.value } : { store_id: storeId, entry_date: cell.date, row_identifier: cell.row, metric_type: cell.metric, value: cell.value };
+      if (index >= 0) daily[index] = row;
+      else daily.push(row);
+    }
+    return { ...rows, daily };
+  });
+}
+
+/**
+ * The month's rows, kept current as they change; undefined while the device database
+ * answers. The months before and after it are kept read too, for a month switch.
+ */
 export function useMonthRows(storeId: string | null, month: MonthKey): MonthRows | null | undefined {
-  const device = useDevice();
-  return useLiveQuery(async () => (storeId ? readMonthRows(device, storeId, month) : null), [device, storeId, month]);
+  const { db } = useDevice();
+  const live = monthRowsOf(db);
+  useEffect(() => {
+    if (!storeId) return;
+    const releases = [month, shiftMonth(month, -1), shiftMonth(month, 1)].map((key) => live.watch(storeId, key));
+    return () => releases.forEach((release) => release());
+  }, [live, storeId, month]);
+  return useSyncExternalStore(live.subscribe, () => (storeId ? live.get(storeId, month) : null));
 }
 
 /** Each month's days complete and work days of a year (1 to 12), as the month screens count them. */

@@ -120,7 +120,18 @@ export function useMonthDays(storeId: string | null, month: MonthKey): MonthDays
 /** Undefined while the device database is still answering; null without a store. */
 export function useDailyMonth(storeId: string | null, month: MonthKey): DailyMonth | undefined {
   const rows = useMonthRows(storeId, month);
-  return useMemo(() => (rows === undefined ? undefined : dailyMonthOf(rows ?? emptyRows(month), todayIso())), [rows, month]);
+  return useMemo(() => (rows === undefined ? undefined : rows === null ? dailyMonthOf(emptyRows(month), todayIso()) : computedMonth(rows, todayIso())), [rows, month]);
+}
+
+/** Each month's view, computed once per version of its rows (and day): switching back to a month reuses it. */
+const computed = new WeakMap<MonthRows, { today: IsoDate; month: DailyMonth }>();
+
+function computedMonth(rows: MonthRows, today: IsoDate): DailyMonth {
+  const kept = computed.get(rows);
+  if (kept?.today === today) return kept.month;
+  const month = dailyMonthOf(rows, today);
+  computed.set(rows, { today, month });
+  return month;
 }
 
 function emptyRows(month: MonthKey): MonthRows {
