@@ -67,6 +67,13 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
   const { db, client, sessions } = options;
   // The screens may hold the store from before the runtime was loaded.
   const status = options.status ?? createSyncStatusStore(globalThis.navigator?.onLine ?? true);
+  // Background Sync is for when no open page can push: the device is offline, or the app
+  // is hidden or closing. Registering while online fires the worker's sync event at once;
+  // registering after every failed push made a loop of pushes tens of milliseconds apart
+  // while the backend was down, defeating the engine's backoff.
+  const registerIfWaiting = () => {
+    if (status.getState().pending > 0) void registerBackgroundSync();
+  };
   let pokes: RealtimeChannel | null = null;
   let lastPending = 0;
   let leading = false;
@@ -101,7 +108,7 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       followLeadership();
       // Shared with the other tabs through the device database; when storage is full they miss one report, no more.
       if (report.leader) void writeMeta(db, reportKey, report).catch(() => undefined);
-      if (report.state === 'backing-off' && status.getState().pending > 0) void registerBackgroundSync();
+      if (report.state === 'backing-off' && globalThis.navigator?.onLine === false) registerIfWaiting();
     },
   });
 
@@ -144,9 +151,13 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     status.setState({ online: true });
     engine.trigger('online');
   };
-  const onOffline = () => status.setState({ online: false });
+  const onOffline = () => {
+    status.setState({ online: false });
+    registerIfWaiting();
+  };
   const onVisible = () => {
     if (document.visibilityState === 'visible') engine.trigger('visible');
+    else registerIfWaiting();
   };
   const onWorkerMessage = (event: MessageEvent) => {
     if ((event.data as { type?: string } | null)?.type !== 'background-sync') return;
