@@ -31,11 +31,11 @@ export class LiveMonths<T> {
         next: (value) => {
           created.value = value;
           created.error = null;
-          this.changedSoon();
+          this.changed();
         },
         error: (error: unknown) => {
           created.error = error;
-          this.changedSoon();
+          this.changed();
         },
       });
       created.stop = () => subscription.unsubscribe();
@@ -90,21 +90,6 @@ export class LiveMonths<T> {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
-
-  private flushScheduled = false;
-
-  /**
-   * A write re-reads every month it touches, each answering a moment apart; the screens
-   * redraw once for all of them (a first sync touches a dozen months at once).
-   */
-  private changedSoon(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setTimeout(() => {
-      this.flushScheduled = false;
-      this.changed();
-    });
-  }
 
   private changed(): void {
     for (const listener of [...this.listeners]) listener();
