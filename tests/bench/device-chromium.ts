@@ -94,11 +94,27 @@ async function firstSync(drill: DrillStack): Promise<{ lines: BenchLine[]; page:
   };
 }
 
+/**
+ * Waits until the page's start-up is over (its first sync cycle done, and no request to
+ * the backend for a second), so the timings below are of the action alone.
+ */
+async function settled(page: Page, backendUrl: string): Promise<void> {
+  await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+  let last = performance.now();
+  const seen = (request: { url(): string }) => {
+    if (request.url().startsWith(backendUrl)) last = performance.now();
+  };
+  page.context().on('request', seen);
+  while (performance.now() - last < 1_000) await page.waitForTimeout(200);
+  page.context().off('request', seen);
+}
+
 /** Leaves a cell with a new value; the time until the screen's figures change, and until painted. */
-async function keystrokes(page: Page, appUrl: string, month: string, rounds: number): Promise<BenchLine[]> {
-  await page.goto(`${appUrl}/daily?month=${month}`);
+async function keystrokes(page: Page, drill: DrillStack, month: string, rounds: number): Promise<BenchLine[]> {
+  await page.goto(`${drill.appUrl}/daily?month=${month}`);
   const label = `CP Hours ${month}-02`;
   await page.getByLabel(label).waitFor();
+  await settled(page, drill.proxy.url);
   const shown: number[] = [];
   const painted: number[] = [];
   for (let i = 0; i < rounds; i += 1) {
@@ -141,9 +157,10 @@ async function keystrokes(page: Page, appUrl: string, month: string, rounds: num
 }
 
 /** Prev/Next on /daily between two months with data; to the new month's first value, and painted. */
-async function monthSwitches(page: Page, appUrl: string, months: [string, string], rounds: number) {
-  await page.goto(`${appUrl}/daily?month=${months[0]}`);
+async function monthSwitches(page: Page, drill: DrillStack, months: [string, string], rounds: number) {
+  await page.goto(`${drill.appUrl}/daily?month=${months[0]}`);
   await page.getByLabel(`CP Hours ${months[0]}-01`).waitFor();
+  await settled(page, drill.proxy.url);
   let requests = 0;
   const count = (request: { url(): string }) => {
     if (/\/rest\/v1\//.test(request.url())) requests += 1;
@@ -302,8 +319,8 @@ export async function deviceChromiumBench(): Promise<BenchLine[]> {
     const thisMonth = monthOf(now);
     const previous = monthOf(new Date(now.getFullYear(), now.getMonth() - 1, 1));
     const earlier = monthOf(new Date(now.getFullYear(), now.getMonth() - 2, 1));
-    lines.push(...(await keystrokes(page, drill.appUrl, thisMonth, 30)));
-    const switches = await monthSwitches(page, drill.appUrl, [earlier, previous], 40);
+    lines.push(...(await keystrokes(page, drill, thisMonth, 30)));
+    const switches = await monthSwitches(page, drill, [earlier, previous], 40);
     const rest = await restMonthReads(drill, previous, 20, 100);
     const painted50 = percentile(switches.painted, 50);
     lines.push(
