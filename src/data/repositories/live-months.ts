@@ -58,6 +58,14 @@ export class LiveMonths<T> {
     };
   }
 
+  /**
+   * Starts reading the month now if nobody does, kept for a moment unless watched: a
+   * screen calls it while it draws, so the read does not wait for the screen's effects.
+   */
+  prefetch(storeId: string, month: MonthKey): void {
+    if (!this.entries.has(`${storeId}|${month}`)) this.watch(storeId, month)();
+  }
+
   /** The month's rows; undefined until first read. Throws what reading them threw. */
   get(storeId: string, month: MonthKey): T | undefined {
     const entry = this.entries.get(`${storeId}|${month}`);

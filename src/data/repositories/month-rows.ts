@@ -121,6 +121,7 @@ export function showDailyValuesBeingSaved(db: AppDatabase, storeId: string, cell
 export function useMonthRows(storeId: string | null, month: MonthKey): MonthRows | null | undefined {
   const { db } = useDevice();
   const live = monthRowsOf(db);
+  if (storeId) live.prefetch(storeId, month);
   useEffect(() => {
     if (!storeId) return;
     const releases = [month, shiftMonth(month, -1), shiftMonth(month, 1)].map((key) => live.watch(storeId, key));
