@@ -85,4 +85,13 @@ describe('the months kept in memory for the screens', () => {
     expect(live.get(store, '2026-10')).toBe(rows);
     again();
   });
+
+  it('starts reading a month a screen is drawing, and lets it go if no screen watches it', async () => {
+    const live = monthRowsOf(device.db);
+    await saveDailyValues(device, store, [{ date: '2026-10-05', row: 'CP', metric: 'hours', value: 40 }]);
+    live.prefetch(store, '2026-10');
+    expect(valueOf(await kept(device, '2026-10', (rows) => rows.daily.length > 0), '2026-10-05')).toBe(40);
+    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    expect(live.get(store, '2026-10')).toBeUndefined();
+  });
 });
