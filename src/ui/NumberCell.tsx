@@ -32,6 +32,9 @@ type Props = {
 
 const arrows: Partial<Record<string, Direction>> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
 
+/** What is being typed into a cell, and why it was refused, for the cell's label. */
+type Typing = { label: string; draft: string | null; error: string | null };
+
 const shown = (value: number | null) => (value === null ? '' : String(value));
 
 /**
@@ -41,36 +44,36 @@ const shown = (value: number | null) => (value === null ? '' : String(value));
  * value the device failed to store. Escape goes back to the stored value.
  */
 export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, history, onCommit }: Props) {
-  // What the person is typing, while the cell has focus or holds a refused entry; otherwise the cell shows its value.
-  const [draft, setDraft] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // What the person is typing, while the cell has focus or holds a refused entry; otherwise
+  // the cell shows its value. Cells are reused across months (keyed by position), so what
+  // was typed belongs to the cell's label: an entry typed for one date never shows under
+  // another (and the cells of a month switch render once, with no state to reset).
+  const [typing, setTyping] = useState<Typing | null>(null);
+  const mine = typing?.label === label ? typing : null;
+  const draft = mine?.draft ?? null;
+  const error = mine?.error ?? null;
   const messageId = useId();
-  // Cells are reused across months (keyed by position): an entry typed for one date never shows under another.
-  const [shownFor, setShownFor] = useState(label);
-  if (shownFor !== label) {
-    setShownFor(label);
-    setDraft(null);
-    setError(null);
-  }
+  const type = (change: (current: Typing) => Partial<Typing>) =>
+    setTyping((previous) => {
+      const current = previous?.label === label ? previous : { label, draft: null, error: null };
+      return { ...current, ...change(current) };
+    });
 
   function commit() {
     if (draft === null) return;
     const parsed = parseNumberInput(draft, limit, label);
-    if (!parsed.ok) return setError(parsed.message);
-    setDraft(null);
-    setError(null);
+    if (!parsed.ok) return type(() => ({ error: parsed.message }));
+    type(() => ({ draft: null, error: null }));
     if (parsed.value === value) return;
     const typed = draft;
     void onCommit(parsed.value)?.catch((failure: unknown) => {
-      setDraft(typed);
-      setError(`Not saved: ${failure instanceof Error ? failure.message : String(failure)}`);
+      type(() => ({ draft: typed, error: `Not saved: ${failure instanceof Error ? failure.message : String(failure)}` }));
     });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key === 'Escape' && draft !== null) {
-      setDraft(null);
-      setError(null);
+      type(() => ({ draft: null, error: null }));
       return;
     }
     const input = event.currentTarget;
@@ -103,8 +106,11 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
         data-column={column}
         data-order={order}
         data-history={history ? JSON.stringify(history) : undefined}
-        onFocus={() => setDraft((typed) => typed ?? shown(value))}
-        onChange={(event) => setDraft(event.target.value)}
+        onFocus={() => type((current) => ({ draft: current.draft ?? shown(value) }))}
+        onChange={(event) => {
+          const text = event.target.value;
+          type(() => ({ draft: text }));
+        }}
         onBlur={commit}
         onKeyDown={onKeyDown}
         onWheel={(event) => event.currentTarget.blur()}

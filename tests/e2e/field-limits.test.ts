@@ -109,6 +109,26 @@ describe('field limits in the browser', () => {
     expect(await server(`select count(*)::int as n from weekly_store_performance where store_id = $1 and week_start_date = '2031-08-03'`, [demo.storeA])).toEqual([{ n: 0 }]);
   });
 
+  it('keeps a refused entry with its own date: a month switch shows none of it, going back shows it again', async () => {
+    await page.goto(`${e2e.appUrl}/daily?month=2031-09`);
+    const cell = page.getByLabel('CP Hours 2031-09-05');
+    await cell.waitFor();
+    await paste(cell, '-5');
+    const refused = { invalid: 'true', message: 'CP Hours 2031-09-05: enter a number from 0 to 1,000.', live: 'alert', typed: '-5' };
+    await expect.poll(() => announced(cell)).toEqual(refused);
+
+    // The grid's inputs are reused by position: the next month's cells carry nothing of it.
+    await page.getByRole('group', { name: 'Daily month' }).getByRole('button', { name: 'Next >' }).click();
+    await page.getByLabel('CP Hours 2031-10-05').waitFor();
+    expect(await page.locator('[aria-invalid="true"]').count()).toBe(0);
+    expect(await page.getByRole('alert').filter({ hasText: 'CP Hours' }).count()).toBe(0);
+    expect(await page.evaluate(() => [...document.querySelectorAll('input')].filter((input) => input.value === '-5').length)).toBe(0);
+
+    await page.getByRole('group', { name: 'Daily month' }).getByRole('button', { name: '< Prev' }).click();
+    await expect.poll(() => announced(page.getByLabel('CP Hours 2031-09-05'))).toEqual(refused);
+    expect(await outboxCount()).toBe(0);
+  });
+
   it('refuses a bad settings field the same way, and the form saves nothing', async () => {
     await page.goto(`${e2e.appUrl}/settings`);
     await page.getByRole('tab', { name: 'Service Overview Settings' }).click();
