@@ -61,6 +61,8 @@ describe('One Page and the KPI dashboard', () => {
   it('says how to choose tiles when none are selected', async () => {
     await page.goto(`${e2e.appUrl}/settings`);
     await page.getByRole('tab', { name: 'Dashboard KPIs' }).click();
+    // The choices appear once the device database has answered; until then there is nothing to uncheck.
+    await expect.poll(() => page.getByRole('checkbox').count()).toBe(12);
     for (const box of await page.getByRole('checkbox').all()) await box.uncheck();
     await page.getByRole('button', { name: 'Save Dashboard KPIs' }).click();
     await page.getByText('Dashboard preferences saved.').waitFor();

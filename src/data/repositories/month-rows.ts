@@ -122,12 +122,16 @@ export function useMonthRows(storeId: string | null, month: MonthKey): MonthRows
   const { db } = useDevice();
   const live = monthRowsOf(db);
   if (storeId) live.prefetch(storeId, month);
+  useEffect(() => (storeId ? live.watch(storeId, month) : undefined), [live, storeId, month]);
+  const rows = useSyncExternalStore(live.subscribe, () => (storeId ? live.get(storeId, month) : null));
+  // The months beside it once it is read: they would only slow its first answer.
+  const read = rows !== undefined;
   useEffect(() => {
-    if (!storeId) return;
-    const releases = [month, shiftMonth(month, -1), shiftMonth(month, 1)].map((key) => live.watch(storeId, key));
+    if (!storeId || !read) return;
+    const releases = [shiftMonth(month, -1), shiftMonth(month, 1)].map((key) => live.watch(storeId, key));
     return () => releases.forEach((release) => release());
-  }, [live, storeId, month]);
-  return useSyncExternalStore(live.subscribe, () => (storeId ? live.get(storeId, month) : null));
+  }, [live, storeId, month, read]);
+  return rows;
 }
 
 /** Each month's days complete and work days of a year (1 to 12), as the month screens count them. */
