@@ -23,7 +23,12 @@ import { initialPullDone, pullTables } from './pull.ts';
 import { pushOutbox } from './push.ts';
 import type { SessionState, SyncTransport } from './transport.ts';
 
-export type SyncTrigger = 'start' | 'local-write' | 'online' | 'visible' | 'tick' | 'realtime' | 'background-sync' | 'manual' | 'retry';
+/**
+ * Why a cycle is asked for. `reconnected`: the Realtime channel joined again, so the
+ * backend answers once more (after it restarted, say), while the browser never went
+ * offline and no `online` event comes.
+ */
+export type SyncTrigger = 'start' | 'local-write' | 'online' | 'reconnected' | 'visible' | 'tick' | 'realtime' | 'background-sync' | 'manual' | 'retry';
 
 export type Clock = { now(): number };
 export type Timers = { setTimeout(run: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
@@ -68,9 +73,9 @@ export type SyncEngineOptions = {
 };
 
 /** Triggers that pull every table; a local write only pulls the tables it is about to push. */
-const fullPullTriggers = new Set<SyncTrigger>(['start', 'online', 'visible', 'tick', 'realtime', 'manual', 'background-sync']);
-/** Triggers that skip a pending backoff: the network is back, or a person asked. */
-const urgentTriggers = new Set<SyncTrigger>(['online', 'manual', 'background-sync']);
+const fullPullTriggers = new Set<SyncTrigger>(['start', 'online', 'reconnected', 'visible', 'tick', 'realtime', 'manual', 'background-sync']);
+/** Triggers that skip a pending backoff: the network or the backend is back, or a person asked. */
+const urgentTriggers = new Set<SyncTrigger>(['online', 'reconnected', 'manual', 'background-sync']);
 
 export class SyncEngine {
   private readonly options: Required<Omit<SyncEngineOptions, 'onReport'>> & Pick<SyncEngineOptions, 'onReport'>;

@@ -87,7 +87,11 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       for (const table of syncedTableNames) {
         pokes.on('postgres_changes', { event: '*', schema: 'public', table }, () => engine.trigger('realtime'));
       }
-      pokes.subscribe();
+      // The channel joins again by itself once the backend answers after an outage: the
+      // edits waiting should not sit out the rest of a backoff of up to a minute.
+      pokes.subscribe((state) => {
+        if (state === 'SUBSCRIBED' && engine.status.state === 'backing-off') engine.trigger('reconnected');
+      });
     } else if ((!leading || !tokenReady) && pokes) {
       void client.removeChannel(pokes);
       pokes = null;

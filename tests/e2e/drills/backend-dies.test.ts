@@ -32,6 +32,10 @@ describe('drill: the backend dies mid-shift', () => {
     for (const cell of first.slice(0, 29)) await enter(page, cell);
     await until(() => deviceCounts(page), (c) => c.outbox === 0, 30_000, 'the first 29 pushed');
 
+    // The device idle first: a cycle a Realtime echo of those pushes starts would otherwise
+    // be the request that hangs on the frozen backend (for its 20 s timeout), with the
+    // 30th value's push queued behind it.
+    await until(async () => drill.proxy.stats(), (s) => s.inFlight === 0 && Date.now() - s.lastForwardedAt > 1_500, 30_000, 'the device idle');
     // Freeze the backend, enter the 30th value: its push reaches the backend and hangs there; then kill it.
     const forwardedBefore = drill.proxy.stats().forwarded;
     drill.backend.pause();
@@ -59,7 +63,21 @@ describe('drill: the backend dies mid-shift', () => {
       (cells) => [...expected].every(([key, value]) => cells.get(key) === value),
       10_000,
       'all 60 values on the server',
-    );
+    ).catch(async (error: unknown) => {
+      // What the device and the restarted backend say, to tell a slow retry from lost rows.
+      const service = drill.backend.client(drill.backend.serviceRoleKey);
+      const stored = await service.from('daily_inputs').select('entry_date', { count: 'exact', head: true }).gte('entry_date', `${month}-01`).lte('entry_date', `${month}-31`);
+      console.log(
+        [
+          `indicator: ${await indicatorText(page)}`,
+          `device: ${JSON.stringify(await deviceCounts(page))}`,
+          `rows of ${month} on the server (service role): ${stored.count ?? stored.error?.message}`,
+          `backend restarted: ${drill.backend.ready().appliedMigrations} migrations applied, seeded: ${drill.backend.ready().seeded}`,
+          `backend output: ${drill.backend.output().slice(-4000)}`,
+        ].join('\n'),
+      );
+      throw error;
+    });
     const landedMs = Date.now() - restartedAt;
     expect(onServer.size).toBe(60); // byCell already failed on any cell held twice
     await until(() => indicatorText(page), showsNothingWaiting, 10_000, 'the indicator showing nothing waiting');

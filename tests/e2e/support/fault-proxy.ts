@@ -23,8 +23,11 @@ export type FaultProxy = {
   delay(ms: number): void;
   /** Drop the replies of this share of matching requests, after the backend answered them. */
   dropReplies(rules: DropRule[]): void;
-  /** Requests forwarded and replies dropped so far, by path (query left out). */
-  stats(): { forwarded: number; dropped: number; forwardedByPath: Record<string, number>; droppedByPath: Record<string, number> };
+  /**
+   * Requests forwarded and replies dropped so far, by path (query left out); requests
+   * forwarded and not yet answered; when the last one was forwarded (Date.now()).
+   */
+  stats(): { forwarded: number; dropped: number; inFlight: number; lastForwardedAt: number; forwardedByPath: Record<string, number>; droppedByPath: Record<string, number> };
   close(): Promise<void>;
 };
 
@@ -49,6 +52,8 @@ export async function startFaultProxy(target: string, options: { seed?: number }
   let rules: DropRule[] = [];
   let forwarded = 0;
   let dropped = 0;
+  let inFlight = 0;
+  let lastForwardedAt = 0;
   const droppedByPath: Record<string, number> = {};
   const forwardedByPath: Record<string, number> = {};
 
@@ -76,6 +81,15 @@ export async function startFaultProxy(target: string, options: { seed?: number }
     );
     forwarded += 1;
     forwardedByPath[path] = (forwardedByPath[path] ?? 0) + 1;
+    inFlight += 1;
+    lastForwardedAt = Date.now();
+    let settled = false;
+    const settle = () => {
+      if (!settled) inFlight -= 1;
+      settled = true;
+    };
+    response.on('close', settle);
+    upstream.on('close', settle);
     upstream.on('error', () => request.socket.destroy());
     request.pipe(upstream);
   }
@@ -132,7 +146,7 @@ export async function startFaultProxy(target: string, options: { seed?: number }
     dropReplies(next) {
       rules = next;
     },
-    stats: () => ({ forwarded, dropped, forwardedByPath: { ...forwardedByPath }, droppedByPath: { ...droppedByPath } }),
+    stats: () => ({ forwarded, dropped, inFlight, lastForwardedAt, forwardedByPath: { ...forwardedByPath }, droppedByPath: { ...droppedByPath } }),
     async close() {
       for (const socket of sockets) socket.destroy();
       server.closeAllConnections();

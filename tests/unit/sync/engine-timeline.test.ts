@@ -118,6 +118,17 @@ describe('the sync timeline', () => {
     expect(engine.status.state).toBe('idle');
     await engine.stop();
   });
+
+  it('runs at once when the backend answers again (Realtime joined), however long the backoff', async () => {
+    const { engine, time, state, step } = await setup();
+    for (let i = 0; i < 7; i += 1) await step();
+    expect(engine.status).toMatchObject({ state: 'backing-off', nextAttemptAt: time.now + 45_000 });
+    state.failing = false;
+    engine.trigger('reconnected');
+    expect(await step()).toBe(0);
+    expect(engine.status.state).toBe('idle');
+    await engine.stop();
+  });
 });
 
 describe('the sync timeline when the server asks to wait (503 with Retry-After)', () => {
