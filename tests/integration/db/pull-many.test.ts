@@ -92,6 +92,34 @@ for (const engine of engines) {
       expect(result.many.calls).toBe(Math.ceil((total + 1) / serviceLimits.pullRequestRows));
     });
 
+    it('brings each row exactly as pull_changes does, every field of every synced table', async () => {
+      const { many, single } = await asActor(db, manager, async (tx) => {
+        const pulled = await pullAllMany(tx, syncedTableNames, serviceLimits.pullRequestRows);
+        const rows = new Map<string, unknown[]>();
+        for (const table of syncedTableNames) {
+          const all: unknown[] = [];
+          let cursor: unknown = null;
+          for (;;) {
+            const { rows: answer } = await tx.query<{ page: Page }>('select public.pull_changes($1, $2::jsonb, 1000, $3) as page', [table, JSON.stringify(cursor), minYear]);
+            const page = answer[0]?.page as Page;
+            all.push(...page.rows);
+            if (!page.has_more) break;
+            cursor = page.cursor;
+          }
+          rows.set(table, all);
+        }
+        return { many: pulled.pages, single: rows };
+      });
+      let compared = 0;
+      for (const table of syncedTableNames) {
+        const fromMany = many.filter((page) => page.table === table).flatMap((page) => page.rows);
+        expect(fromMany, table).toEqual(single.get(table));
+        for (const row of fromMany) expect(row, `${table} leaves sync_xid out`).not.toHaveProperty('sync_xid');
+        compared += fromMany.length;
+      }
+      expect(compared).toBeGreaterThan(serviceLimits.pullPageRows);
+    });
+
     it('keeps to a small budget and carries on from its cursors without gaps or repeats', async () => {
       const tables = ['stores', 'monthly_targets', 'store_settings'];
       const result = await asActor(db, manager, async (tx) => ({
