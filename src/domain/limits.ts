@@ -19,8 +19,8 @@ export const serviceLimits = {
   /** Rows one pull page may carry (pull_changes refuses a larger p_limit). */
   pullPageRows: 1000,
   /**
-   * Rows one multi-table pull (pull_changes_many) may carry, in pages of at most
-   * pullPageRows: a device's first sync takes a handful of requests, not one per table.
+   * Rows one multi-table pull (pull_changes_many) may carry, a page per table: a
+   * device's first sync takes a handful of requests, not one per table and page.
    */
   pullRequestRows: 5000,
   /** Realtime channels one websocket connection may join (a tab uses one). */
