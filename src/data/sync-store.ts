@@ -200,6 +200,11 @@ export function readCursor(db: AppDatabase, table: SyncedTable): Promise<PullCur
   return db.cursors.get(table);
 }
 
+/** Several tables' cursors in one request, in the order asked. */
+export function readCursors(db: AppDatabase, tables: readonly SyncedTable[]): Promise<Array<PullCursor | undefined>> {
+  return db.cursors.bulkGet([...tables]);
+}
+
 export async function readMeta<T>(db: AppDatabase, key: string): Promise<T | undefined> {
   return (await db.meta.get(key))?.value as T | undefined;
 }

@@ -10,7 +10,7 @@
  * tests can drive exact timelines.
  */
 import type { AppDatabase } from '../data/app-database.ts';
-import { pendingEntries, readCursor } from '../data/sync-store.ts';
+import { pendingEntries, readCursors } from '../data/sync-store.ts';
 import type { SyncedTable } from '../data/synced-tables.ts';
 import { serviceLimits } from '../domain/limits.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
@@ -233,31 +233,38 @@ export class SyncEngine {
   }
 
   /**
-   * Reports a first sync's progress as it goes: in rows when the server says how many
-   * it will bring (one small request), else in tables finished.
+   * Reports a first sync's progress as it goes: in rows when the server says how many it
+   * will bring (one small request, sent beside the first pull rather than before it, so
+   * it adds no round trip), else in tables finished. `settle` waits for the count, so
+   * the last report says every row arrived.
    */
-  private async firstSyncProgress(tables: readonly SyncedTable[], now: () => number): Promise<PullContext['onPage']> {
+  private async firstSyncProgress(tables: readonly SyncedTable[], now: () => number): Promise<{ onPage: NonNullable<PullContext['onPage']>; settle: () => Promise<void> }> {
     const minYear = new Date(now()).getUTCFullYear() - 1;
     // A first sync cut short resumes: the tables it finished bring nothing new.
-    const unfinished = (await Promise.all(tables.map(async (table) => ((await readCursor(this.options.db, table))?.completedAt ? null : table)))).filter(
-      (table): table is SyncedTable => table !== null,
-    );
-    const counted = await this.options.transport.countRows?.(unfinished, minYear).catch(() => null);
-    if (counted?.ok) {
-      const total = unfinished.reduce((sum, table) => sum + (counted.counts[table] ?? 0), 0);
-      let done = 0;
-      this.update({ initialSync: { done, total, unit: 'rows' } });
-      return (_table, rows) => {
-        done = Math.min(total, done + rows);
-        this.update({ initialSync: { done, total, unit: 'rows' } });
-      };
-    }
+    const cursors = await readCursors(this.options.db, tables);
+    const unfinished = tables.filter((_table, index) => !cursors[index]?.completedAt);
+    let rows = 0;
     let finished = 0;
-    this.update({ initialSync: { done: finished, total: tables.length, unit: 'tables' } });
-    return (_table, _rows, tableDone) => {
-      if (!tableDone) return;
-      finished += 1;
-      this.update({ initialSync: { done: finished, total: tables.length, unit: 'tables' } });
+    let total: number | null = null;
+    let inTables = false;
+    const report = () => {
+      if (inTables) this.update({ initialSync: { done: finished, total: tables.length, unit: 'tables' } });
+      else if (total !== null) this.update({ initialSync: { done: Math.min(total, rows), total, unit: 'rows' } });
+    };
+    const counted = (this.options.transport.countRows?.(unfinished, minYear) ?? Promise.resolve(null))
+      .catch(() => null)
+      .then((answer) => {
+        if (answer?.ok) total = unfinished.reduce((sum, table) => sum + (answer.counts[table] ?? 0), 0);
+        else inTables = true;
+        report();
+      });
+    return {
+      onPage: (_table, pageRows, tableDone) => {
+        rows += pageRows;
+        if (tableDone) finished += 1;
+        report();
+      },
+      settle: () => counted,
     };
   }
 
@@ -281,13 +288,14 @@ export class SyncEngine {
     // the push would never be tried. The push's answer reports what it overwrote, so
     // conflicts are still logged; the cycle then fails with the pull's error.
     let pullFailure: SyncInterrupted | null = null;
-    const onPage = firstSync ? await this.firstSyncProgress(toPull, now) : undefined;
+    const progress = firstSync ? await this.firstSyncProgress(toPull, now) : undefined;
     try {
-      pulled = await pullTables({ db, transport, now, pageSize, requestRows, onPage }, toPull);
+      pulled = await pullTables({ db, transport, now, pageSize, requestRows, onPage: progress?.onPage }, toPull);
     } catch (error) {
       if (!(error instanceof SyncInterrupted) || error.failure.kind !== 'transient') throw error;
       pullFailure = error;
     }
+    await progress?.settle();
     if (firstSync && !pullFailure) this.update({ initialSync: null });
     const { pushed, refused } = await pushOutbox({ db, transport, now, batchSize }, session.userId);
     if (pullFailure) throw pullFailure;

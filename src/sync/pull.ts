@@ -8,7 +8,7 @@
  * otherwise table by table.
  */
 import type { AppDatabase, PullCursor } from '../data/app-database.ts';
-import { applyPullPage, applyPullPages, readCursor } from '../data/sync-store.ts';
+import { applyPullPage, applyPullPages, readCursor, readCursors } from '../data/sync-store.ts';
 import type { SyncedTable } from '../data/synced-tables.ts';
 import type { PullPage, SyncTransport } from './transport.ts';
 import { SyncInterrupted } from './errors.ts';
@@ -27,7 +27,10 @@ export type PullContext = {
 type TablePlace = { cursor: unknown; minYear: number | null; completedAt: number | null };
 
 async function placeOf(ctx: PullContext, table: SyncedTable): Promise<TablePlace> {
-  const stored = await readCursor(ctx.db, table);
+  return placeFrom(ctx, await readCursor(ctx.db, table));
+}
+
+function placeFrom(ctx: PullContext, stored: PullCursor | undefined): TablePlace {
   return {
     cursor: stored?.cursor ?? null,
     minYear: stored ? stored.minYear : new Date(ctx.now()).getUTCFullYear() - 1,
@@ -74,8 +77,8 @@ export async function pullTables(ctx: PullContext, tables: readonly SyncedTable[
     for (const table of tables) applied += await pullTable(ctx, table);
     return applied;
   }
-  const places = new Map<SyncedTable, TablePlace>();
-  for (const table of tables) places.set(table, await placeOf(ctx, table));
+  const stored = await readCursors(ctx.db, tables);
+  const places = new Map<SyncedTable, TablePlace>(tables.map((table, index) => [table, placeFrom(ctx, stored[index])]));
   let remaining = [...tables];
   let applied = 0;
   while (remaining.length > 0) {
@@ -123,6 +126,6 @@ export async function pullTables(ctx: PullContext, tables: readonly SyncedTable[
 
 /** True when every table has finished at least one pull on this device. */
 export async function initialPullDone(db: AppDatabase, tables: readonly SyncedTable[]): Promise<boolean> {
-  const cursors = await Promise.all(tables.map((table) => readCursor(db, table)));
+  const cursors = await readCursors(db, tables);
   return cursors.every((cursor) => cursor?.completedAt);
 }
