@@ -68,21 +68,32 @@ function mirrorStores(names: readonly SyncedTable[]): Record<string, string> {
   }));
 }
 
-/** The mirrors of the first version, as it shipped (a version's stores never change). */
-const firstMirrors: SyncedTable[] = [
-  'stores', 'store_settings', 'daily_inputs', 'weekly_store_performance', 'monthly_targets',
-  'monthly_labor_gross_inputs', 'yearly_financial_inputs', 'user_dashboard_preferences',
-  'front_end_team_advisors', 'front_end_team_daily_performance', 'front_end_team_advisor_totals',
-  'front_end_team_advisor_op_codes', 'front_end_team_advisor_surveys', 'front_end_team_totals',
-  'front_end_team_op_codes', 'front_end_team_surveys', 'front_end_team_targets', 'advisor_survey_data',
-];
-
-/** Each version's store definitions; Dexie needs every version that ever shipped. */
+/**
+ * Each version's store definitions; Dexie needs every version that ever shipped, exactly
+ * as it shipped, so past versions are written out rather than derived from today's specs.
+ */
 export const schemaVersions: Array<{ version: number; stores: Record<string, string> }> = [
   {
     version: 1,
     stores: {
-      ...mirrorStores(firstMirrors),
+      stores: '[id]',
+      store_settings: '[store_id]',
+      daily_inputs: '[store_id+entry_date+row_identifier+metric_type], [store_id+entry_date], [store_id+year+month]',
+      weekly_store_performance: '[store_id+week_start_date], [store_id+year]',
+      monthly_targets: '[store_id+year+month+metric_key], [store_id+year+month]',
+      monthly_labor_gross_inputs: '[store_id+month_year+labor_type], [store_id+month_year]',
+      yearly_financial_inputs: '[store_id+year+month], [store_id+year]',
+      user_dashboard_preferences: '[user_id+store_id]',
+      front_end_team_advisors: '[id], store_id',
+      front_end_team_daily_performance: '[store_id+advisor_id+entry_date], [store_id+year+month]',
+      front_end_team_advisor_totals: '[store_id+advisor_id+entry_date], [store_id+year+month]',
+      front_end_team_advisor_op_codes: '[store_id+advisor_id+entry_date], [store_id+year+month]',
+      front_end_team_advisor_surveys: '[store_id+advisor_id+entry_date], [store_id+year+month]',
+      front_end_team_totals: '[store_id+entry_date], [store_id+year+month]',
+      front_end_team_op_codes: '[store_id+entry_date], [store_id+year+month]',
+      front_end_team_surveys: '[store_id+entry_date], [store_id+year+month]',
+      front_end_team_targets: '[store_id+year+month]',
+      advisor_survey_data: '[store_id+advisor_id+year+month], [store_id+year+month]',
       outbox: '++seq, &[table+key+userId], table',
       deadLetters: '++id, table',
       conflicts: '++id, table, at',
@@ -99,12 +110,19 @@ export const schemaVersions: Array<{ version: number; stores: Record<string, str
   {
     // The store's calendar (work pattern exceptions) and its month-end counts.
     version: 3,
-    stores: mirrorStores(['store_calendar_days', 'monthly_operational_inputs']),
+    stores: { store_calendar_days: '[store_id+calendar_date], [store_id+year]', monthly_operational_inputs: '[store_id+year+month]' },
   },
   {
     // Closed months: a closed month's figures are refused by the server.
     version: 4,
-    stores: mirrorStores(['month_closures']),
+    stores: { month_closures: '[store_id+month_start]' },
+  },
+  {
+    // Indexes that repeated a prefix of the key (or that nothing read) are gone: a query
+    // on a key's prefix uses the key itself, and every index is one more write per row,
+    // most of a first sync's time on the device.
+    version: 5,
+    stores: mirrorStores(['daily_inputs', 'monthly_targets', 'monthly_labor_gross_inputs', 'yearly_financial_inputs']),
   },
 ];
 
@@ -129,5 +147,17 @@ export class AppDatabase extends Dexie {
 
   mirror(table: SyncedTable): Table<Row, unknown[]> {
     return this.table(table) as Table<Row, unknown[]>;
+  }
+
+  /**
+   * The mirror's rows whose key starts with `from` through those starting with `to`
+   * (default `from`), in key order: a month's daily rows by store and dates, a month's
+   * targets. Read on the key itself rather than on an index repeating its first columns
+   * (one less write per row), and with plain bounds rather than Dexie's virtual index,
+   * which its live-query cache cannot read. An empty array sorts after every string,
+   * number and date, so `[...to, []]` is past every key that starts with `to`.
+   */
+  keyRange(table: SyncedTable, from: readonly unknown[], to: readonly unknown[] = from) {
+    return this.mirror(table).where(`[${syncedTables[table].key.join('+')}]`).between([...from], [...to, []], true, true);
   }
 }

@@ -10,7 +10,10 @@ export type Row = Record<string, unknown>;
 export type TableSpec = {
   /** Natural key, in order: Dexie's compound primary key and the upsert conflict target. */
   key: readonly string[];
-  /** Extra Dexie indexes the screens query by. */
+  /**
+   * Extra Dexie indexes the screens query by. A query on a prefix of the key (daily
+   * inputs by store and date) needs none: Dexie reads it from the key.
+   */
   indexes: readonly string[];
 };
 
@@ -19,14 +22,11 @@ const byStoreMonth = ['[store_id+year+month]'];
 export const syncedTables = {
   stores: { key: ['id'], indexes: [] },
   store_settings: { key: ['store_id'], indexes: [] },
-  daily_inputs: {
-    key: ['store_id', 'entry_date', 'row_identifier', 'metric_type'],
-    indexes: ['[store_id+entry_date]', ...byStoreMonth],
-  },
+  daily_inputs: { key: ['store_id', 'entry_date', 'row_identifier', 'metric_type'], indexes: [] },
   weekly_store_performance: { key: ['store_id', 'week_start_date'], indexes: ['[store_id+year]'] },
-  monthly_targets: { key: ['store_id', 'year', 'month', 'metric_key'], indexes: byStoreMonth },
-  monthly_labor_gross_inputs: { key: ['store_id', 'month_year', 'labor_type'], indexes: ['[store_id+month_year]'] },
-  yearly_financial_inputs: { key: ['store_id', 'year', 'month'], indexes: ['[store_id+year]'] },
+  monthly_targets: { key: ['store_id', 'year', 'month', 'metric_key'], indexes: [] },
+  monthly_labor_gross_inputs: { key: ['store_id', 'month_year', 'labor_type'], indexes: [] },
+  yearly_financial_inputs: { key: ['store_id', 'year', 'month'], indexes: [] },
   user_dashboard_preferences: { key: ['user_id', 'store_id'], indexes: [] },
   front_end_team_advisors: { key: ['id'], indexes: ['store_id'] },
   front_end_team_daily_performance: { key: ['store_id', 'advisor_id', 'entry_date'], indexes: byStoreMonth },

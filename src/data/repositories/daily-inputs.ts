@@ -13,7 +13,7 @@ export type Metric = 'hours' | 'sales';
 export type DailyValue = { date: IsoDate; row: LabourRow; metric: Metric; value: number | null };
 
 export function dailyInputsBetween(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate): Promise<Row[]> {
-  return device.db.mirror('daily_inputs').where('[store_id+entry_date]').between([storeId, from], [storeId, to], true, true).toArray();
+  return device.db.keyRange('daily_inputs', [storeId, from], [storeId, to]).toArray();
 }
 
 /** Every stored value of the store between two dates (inclusive); undefined while loading. */

@@ -67,10 +67,10 @@ export async function readMonthRows(device: Pick<Device, 'db'>, storeId: string,
   const { year, month: monthNumber } = yearAndMonth(month);
   const bounds = monthBounds(month);
   const [daily, targetRows, settings, laborGross, operational] = await Promise.all([
-    db.mirror('daily_inputs').where('[store_id+entry_date]').between([storeId, from], [storeId, to], true, true).toArray(),
-    db.mirror('monthly_targets').where('[store_id+year+month]').equals([storeId, year, monthNumber]).toArray(),
+    db.keyRange('daily_inputs', [storeId, from], [storeId, to]).toArray(),
+    db.keyRange('monthly_targets', [storeId, year, monthNumber]).toArray(),
     db.mirror('store_settings').get([storeId]),
-    db.mirror('monthly_labor_gross_inputs').where('[store_id+month_year]').equals([storeId, bounds.first]).toArray(),
+    db.keyRange('monthly_labor_gross_inputs', [storeId, bounds.first]).toArray(),
     db.mirror('monthly_operational_inputs').get([storeId, year, monthNumber]),
   ]);
   const { weeks, pattern } = await readMonthDayRows(device, storeId, month, settings ?? null);

@@ -46,7 +46,7 @@ export function useMonthlyTargets(storeId: string | null, year: number, month: n
   const device = useDevice();
   return useLiveQuery(async () => {
     if (!storeId) return {};
-    const rows = await device.db.mirror('monthly_targets').where('[store_id+year+month]').equals([storeId, year, month]).toArray();
+    const rows = await device.db.keyRange('monthly_targets', [storeId, year, month]).toArray();
     return Object.fromEntries(rows.map((row) => [String(row.metric_key), row.target_value === null ? null : Number(row.target_value)]));
   }, [device, storeId, year, month]);
 }
@@ -68,7 +68,7 @@ export type LaborGross = { gross_value: number | null; direct_sales_value: numbe
 export function useLaborGross(storeId: string | null, monthYear: IsoDate): Row[] | undefined {
   const device = useDevice();
   return useLiveQuery(
-    async () => (storeId ? device.db.mirror('monthly_labor_gross_inputs').where('[store_id+month_year]').equals([storeId, monthYear]).toArray() : []),
+    async () => (storeId ? device.db.keyRange('monthly_labor_gross_inputs', [storeId, monthYear]).toArray() : []),
     [device, storeId, monthYear],
   );
 }
@@ -82,7 +82,7 @@ export type YearlyFields = Partial<Record<'sales' | 'gp_net' | 'ros' | 'personne
 export function useYearlyInputs(storeId: string | null, year: number): Row[] | undefined {
   const device = useDevice();
   return useLiveQuery(
-    async () => (storeId ? device.db.mirror('yearly_financial_inputs').where('[store_id+year]').equals([storeId, year]).sortBy('month') : []),
+    async () => (storeId ? device.db.keyRange('yearly_financial_inputs', [storeId, year]).toArray() : []),
     [device, storeId, year],
   );
 }

@@ -1,0 +1,53 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { AppDatabase, latestSchemaVersion } from '../../../src/data/app-database.ts';
+import { readMonthRows } from '../../../src/data/repositories/month-rows.ts';
+import { saveRows } from '../../../src/data/local-writes.ts';
+
+/** The object stores' index names as IndexedDB itself holds them. */
+function indexNames(factory: IDBFactory, name: string, stores: string[]): Promise<Record<string, string[]>> {
+  return new Promise((resolve, reject) => {
+    const open = factory.open(name);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const tx = open.result.transaction(stores, 'readonly');
+      const names = Object.fromEntries(stores.map((store) => [store, [...tx.objectStore(store).indexNames]]));
+      open.result.close();
+      resolve(names);
+    };
+  });
+}
+
+describe('the device database upgrade that drops indexes repeating a key prefix', () => {
+  it('keeps the rows and the queued edit, and the month still reads by store and dates', async () => {
+    const factory = new IDBFactory();
+    const old = new AppDatabase('upgrade', { indexedDB: factory, IDBKeyRange, upTo: latestSchemaVersion - 1 });
+    const rows = [
+      { store_id: 's1', entry_date: '2031-01-31', row_identifier: 'CP', metric_type: 'hours', value: 7 },
+      { store_id: 's1', entry_date: '2031-02-01', row_identifier: 'CP', metric_type: 'hours', value: 8 },
+      { store_id: 's1', entry_date: '2031-02-28', row_identifier: 'W', metric_type: 'sales', value: 9 },
+      { store_id: 's2', entry_date: '2031-02-10', row_identifier: 'CP', metric_type: 'hours', value: 10 },
+    ];
+    await old.mirror('daily_inputs').bulkPut(rows);
+    await old.mirror('monthly_targets').put({ store_id: 's1', year: 2031, month: 2, metric_key: 'cpElr', target_value: 150 });
+    await saveRows(old, [{ table: 'monthly_targets', row: { store_id: 's1', year: 2031, month: 2, metric_key: 'wElr', target_value: 120 } }], { userId: 'u1', now: 1 });
+    old.close();
+    expect((await indexNames(factory, 'upgrade', ['daily_inputs']))['daily_inputs']).toEqual(['[store_id+entry_date]', '[store_id+year+month]']);
+
+    const db = new AppDatabase('upgrade', { indexedDB: factory, IDBKeyRange });
+    const month = await readMonthRows({ db }, 's1', '2031-02');
+    // February's grid runs from Sunday 2031-01-26 to Saturday 2031-03-01: the 31st is in it, store s2 is not.
+    expect(month.daily.map((row) => row.value)).toEqual([7, 8, 9]);
+    expect(month.targets).toEqual({ cpElr: 150, wElr: 120 });
+    expect(await db.outbox.count()).toBe(1);
+    db.close();
+    const after = await indexNames(factory, 'upgrade', ['daily_inputs', 'monthly_targets', 'monthly_labor_gross_inputs', 'yearly_financial_inputs', 'weekly_store_performance']);
+    expect(after).toEqual({
+      daily_inputs: [],
+      monthly_targets: [],
+      monthly_labor_gross_inputs: [],
+      yearly_financial_inputs: [],
+      weekly_store_performance: ['[store_id+year]'],
+    });
+  });
+});
