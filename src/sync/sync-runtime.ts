@@ -107,8 +107,11 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     locks: webLocks() ?? new InProcessLocks(),
     lockName: syncLeaderLock,
     onReport: (report: SyncReport) => {
-      status.setState({ leader: report.leader, inFlight: report.state === 'syncing' });
-      leading = report.leader;
+      // This tab's own report shows at once: through the device database it would wait
+      // behind every screen's re-read after a sync (half a second after a first sync).
+      const { leader, ...shared } = report;
+      status.setState({ ...shared, leader, inFlight: report.state === 'syncing' });
+      leading = leader;
       followLeadership();
       // Shared with the other tabs through the device database; when storage is full they miss one report, no more.
       if (report.leader) void writeMeta(db, reportKey, report).catch(() => undefined);
@@ -144,7 +147,8 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       engine.trigger('start');
     }),
     observeMeta<SyncReport>(db, reportKey, (report) => {
-      if (report) {
+      // The leading tab shows its own reports as they come; a stored one may be older.
+      if (report && !leading) {
         const { leader: _ignored, ...shared } = report;
         status.setState(shared);
       }
