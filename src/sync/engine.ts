@@ -24,9 +24,9 @@ import { pushOutbox } from './push.ts';
 import type { SessionState, SyncTransport } from './transport.ts';
 
 /**
- * Why a cycle is asked for. `reconnected`: the Realtime channel joined again, so the
- * backend answers once more (after it restarted, say), while the browser never went
- * offline and no `online` event comes.
+ * Why a cycle is asked for. `reconnected`: the Realtime channel joined (again): changes
+ * made while it was away brought no poke, and the backend answers once more (after it
+ * restarted, say) while the browser may never have gone offline.
  */
 export type SyncTrigger = 'start' | 'local-write' | 'online' | 'reconnected' | 'visible' | 'tick' | 'realtime' | 'background-sync' | 'manual' | 'retry';
 

@@ -87,10 +87,11 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       for (const table of syncedTableNames) {
         pokes.on('postgres_changes', { event: '*', schema: 'public', table }, () => engine.trigger('realtime'));
       }
-      // The channel joins again by itself once the backend answers after an outage: the
+      // Each time the channel joins (it joins again by itself after a network or backend
+      // outage) a cycle runs: changes made while it was away came with no poke, and
       // edits waiting should not sit out the rest of a backoff of up to a minute.
       pokes.subscribe((state) => {
-        if (state === 'SUBSCRIBED' && engine.status.state === 'backing-off') engine.trigger('reconnected');
+        if (state === 'SUBSCRIBED') engine.trigger('reconnected');
       });
     } else if ((!leading || !tokenReady) && pokes) {
       void client.removeChannel(pokes);
