@@ -2,23 +2,39 @@
  * The daily calendar grid: whole Sunday-to-Saturday weeks spanning the month, seven
  * columns, days outside the month marked so the grid can fade and disable them.
  */
-import { addDays, endOfMonth, endOfWeek, format, parse, startOfMonth, startOfWeek } from 'date-fns';
+import { addDays, endOfMonth, endOfWeek, parse, startOfMonth, startOfWeek } from 'date-fns';
 import type { IsoDate } from './calendar.ts';
+import { isoDateOf } from './calendar.ts';
 import type { MonthKey } from './month.ts';
 
 export type GridDay = { date: IsoDate; day: number; inMonth: boolean };
-export type GridWeek = { index: number; start: IsoDate; end: IsoDate; days: GridDay[] };
+export type GridWeek = { index: number; start: IsoDate; end: IsoDate; days: readonly GridDay[] };
 
-export function monthGrid(month: MonthKey): GridWeek[] {
+const grids = new Map<MonthKey, readonly GridWeek[]>();
+
+/**
+ * The month's grid weeks. Worked out once per month and frozen: every screen of the month
+ * asks for it on every render, and date arithmetic was a visible share of a render.
+ */
+export function monthGrid(month: MonthKey): readonly GridWeek[] {
+  let grid = grids.get(month);
+  if (!grid) {
+    grid = Object.freeze(buildGrid(month));
+    grids.set(month, grid);
+  }
+  return grid;
+}
+
+function buildGrid(month: MonthKey): GridWeek[] {
   const first = startOfMonth(parse(month, 'yyyy-MM', new Date(2000, 0, 1)));
   const last = endOfMonth(first);
   const weeks: GridWeek[] = [];
   for (let start = startOfWeek(first, { weekStartsOn: 0 }); start <= last; start = addDays(start, 7)) {
     const days = Array.from({ length: 7 }, (_, i) => {
       const date = addDays(start, i);
-      return { date: format(date, 'yyyy-MM-dd'), day: date.getDate(), inMonth: date.getMonth() === first.getMonth() };
+      return Object.freeze({ date: isoDateOf(date), day: date.getDate(), inMonth: date.getMonth() === first.getMonth() });
     });
-    weeks.push({ index: weeks.length + 1, start: days[0]?.date as IsoDate, end: format(endOfWeek(start, { weekStartsOn: 0 }), 'yyyy-MM-dd'), days });
+    weeks.push(Object.freeze({ index: weeks.length + 1, start: days[0]?.date as IsoDate, end: isoDateOf(endOfWeek(start, { weekStartsOn: 0 })), days: Object.freeze(days) }));
   }
   return weeks;
 }

@@ -1,5 +1,5 @@
 /** The month every screen shows: "yyyy-MM" in the URL, moved one month at a time. */
-import { addMonths, format, isValid, parse } from 'date-fns';
+import { format, isValid, parse } from 'date-fns';
 
 export type MonthKey = string;
 
@@ -16,12 +16,15 @@ export function readMonth(value: string | null | undefined, today: Date): MonthK
 }
 
 export function shiftMonth(month: MonthKey, by: number): MonthKey {
-  return monthKeyOf(addMonths(parse(month, 'yyyy-MM', new Date(2000, 0, 1)), by));
+  const { year, month: number } = yearAndMonth(month);
+  const index = year * 12 + (number - 1) + by;
+  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
 
 /** "November 2026" */
 export function monthLabel(month: MonthKey): string {
-  return format(parse(month, 'yyyy-MM', new Date(2000, 0, 1)), 'MMMM yyyy');
+  const { year, month: number } = yearAndMonth(month);
+  return `${monthNames[number - 1] ?? ''} ${year}`;
 }
 
 export function yearAndMonth(month: MonthKey): { year: number; month: number } {

@@ -5,9 +5,9 @@
  * last day). A part's figures are what a manager entered, or else what the store's work
  * pattern gives: its open days, and of those the ones before today.
  */
-import { addDays, differenceInCalendarDays, endOfMonth, format, getDay } from 'date-fns';
+import { addDays, differenceInCalendarDays, endOfMonth, getDay } from 'date-fns';
 import type { IsoDate } from './calendar.ts';
-import { isoDayOfWeek, parseDate } from './calendar.ts';
+import { isoDateOf, isoDayOfWeek, parseDate } from './calendar.ts';
 import type { MonthKey } from './month.ts';
 import { monthGrid } from './month-grid.ts';
 
@@ -35,7 +35,7 @@ export function isWorkDay(pattern: WorkPattern, date: IsoDate): boolean {
 /** The part of a week inside one month: the row its days complete and work days are kept in. */
 export type WeekPart = { weekIndex: number; start: IsoDate; end: IsoDate; days: number };
 
-const iso = (date: Date): IsoDate => format(date, 'yyyy-MM-dd');
+const iso = isoDateOf;
 
 /** Where the part that starts on this date ends: its Saturday, or its month's last day if that comes first. */
 export function weekPartEnd(start: IsoDate): IsoDate {
@@ -53,13 +53,22 @@ export function weekPartLength(start: IsoDate): number {
 /** True for a date a week part may start on: a Sunday, or the 1st of a month. */
 export const isWeekPartStart = (date: IsoDate): boolean => getDay(parseDate(date)) === 0 || parseDate(date).getDate() === 1;
 
-/** The parts of the month's grid weeks that lie inside the month, in order. */
-export function monthWeekParts(month: MonthKey): WeekPart[] {
-  return monthGrid(month).map((week) => {
-    const inMonth = week.days.filter((day) => day.inMonth);
-    const start = inMonth[0]?.date as IsoDate;
-    return { weekIndex: week.index, start, end: inMonth[inMonth.length - 1]?.date as IsoDate, days: inMonth.length };
-  });
+const partsByMonth = new Map<MonthKey, readonly WeekPart[]>();
+
+/** The parts of the month's grid weeks that lie inside the month, in order (worked out once per month, frozen). */
+export function monthWeekParts(month: MonthKey): readonly WeekPart[] {
+  let parts = partsByMonth.get(month);
+  if (!parts) {
+    parts = Object.freeze(
+      monthGrid(month).map((week) => {
+        const inMonth = week.days.filter((day) => day.inMonth);
+        const start = inMonth[0]?.date as IsoDate;
+        return Object.freeze({ weekIndex: week.index, start, end: inMonth[inMonth.length - 1]?.date as IsoDate, days: inMonth.length });
+      }),
+    );
+    partsByMonth.set(month, parts);
+  }
+  return parts;
 }
 
 function datesOf(part: Pick<WeekPart, 'start' | 'end'>): IsoDate[] {

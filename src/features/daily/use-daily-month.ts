@@ -31,7 +31,7 @@ export type WeekFigures = PartDays & { totals: Totals };
 
 export type DailyMonth = {
   month: MonthKey;
-  grid: GridWeek[];
+  grid: readonly GridWeek[];
   values: Map<CellKey, number | null>;
   /** By grid week start. */
   weeks: Map<IsoDate, WeekFigures>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailyCalendarColumns, isoDayOfWeek, parseDate, weekOfMonth, yearWeek } from '../../../src/domain/calendar.ts';
+import { dailyCalendarColumns, isoDateOf, isoDayOfWeek, parseDate, weekOfMonth, yearWeek } from '../../../src/domain/calendar.ts';
 
 describe('calendar columns of a day', () => {
   // Expected values read off a printed calendar, not computed.
@@ -31,7 +31,18 @@ describe('calendar columns of a day', () => {
     });
   });
 
-  it.each(['2026-02-30', '26-11-01', '2026-13-01', ''])('refuses "%s"', (date) => {
+  it.each(['2026-02-30', '2027-02-29', '2026-04-31', '2026-00-10', '2026-11-00', '26-11-01', '2026-13-01', ''])('refuses "%s"', (date) => {
     expect(() => parseDate(date)).toThrow();
+  });
+
+  it.each([
+    ['2028-02-29', 2028, 1, 29, 2],
+    ['2026-11-01', 2026, 10, 1, 7],
+    ['0099-03-01', 99, 2, 1, 7],
+  ])('reads %s as local midnight of that date', (date, year, monthIndex, day, isoDay) => {
+    const parsed = parseDate(date);
+    expect([parsed.getFullYear(), parsed.getMonth(), parsed.getDate(), parsed.getHours()]).toEqual([year, monthIndex, day, 0]);
+    expect(isoDayOfWeek(date)).toBe(isoDay);
+    expect(isoDateOf(parsed)).toBe(date);
   });
 });

@@ -49,7 +49,12 @@ describe('the selected month', () => {
   it('moves one month at a time across year ends', () => {
     expect(shiftMonth('2026-12', 1)).toBe('2027-01');
     expect(shiftMonth('2026-01', -1)).toBe('2025-12');
+    expect(shiftMonth('2026-11', -12)).toBe('2025-11');
+    expect(shiftMonth('2026-11', -23)).toBe('2024-12');
+    expect(shiftMonth('2026-11', 14)).toBe('2028-01');
+    expect(shiftMonth('2026-11', 0)).toBe('2026-11');
     expect(monthLabel('2026-11')).toBe('November 2026');
+    expect(monthLabel('2027-01')).toBe('January 2027');
     expect(yearAndMonth('2026-03')).toEqual({ year: 2026, month: 3 });
   });
 });
