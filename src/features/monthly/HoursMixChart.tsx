@@ -3,12 +3,17 @@
  * dependency and only this and the yearly chart need it.
  */
 import { ArcElement, Chart, Legend, Tooltip } from 'chart.js';
+import { memo } from 'react';
 import { Doughnut } from 'react-chartjs-2';
 
 Chart.register(ArcElement, Tooltip, Legend);
 
-/** `target` is the store's Work Mix target as text ("CP 40%, W 30%, I 30%" until a store sets its own). */
-export default function HoursMixChart({ cp, w, i, target }: { cp: number; w: number; i: number; target: string }) {
+/**
+ * `target` is the store's Work Mix target as text ("CP 40%, W 30%, I 30%" until a store
+ * sets its own). Drawn again only when a figure changes: each new data object makes
+ * Chart.js lay the chart out and animate it for a second.
+ */
+function HoursMixChart({ cp, w, i, target }: { cp: number; w: number; i: number; target: string }) {
   const empty = cp + w + i === 0;
   // Chart.js draws on a canvas: it takes the theme's text colour as a value, not from CSS.
   const textColor = getComputedStyle(document.documentElement).getPropertyValue('--text').trim() || '#e5edf9';
@@ -28,3 +33,5 @@ export default function HoursMixChart({ cp, w, i, target }: { cp: number; w: num
     </figure>
   );
 }
+
+export default memo(HoursMixChart);

@@ -1,5 +1,6 @@
 /** Monthly sales and net profit of both years as lines. Loaded lazily with chart.js. */
 import { CategoryScale, Chart, Legend, LinearScale, LineElement, PointElement, Tooltip } from 'chart.js';
+import { memo } from 'react';
 import { Line } from 'react-chartjs-2';
 
 Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip, Legend);
@@ -7,7 +8,16 @@ Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip, L
 /** Null: no figure for the month (not yet begun, or its expenses not entered): drawn as a gap. */
 type Series = { year: number; sales: Array<number | null>; net: Array<number | null> };
 
-export default function YearlyChart({ current, previous }: { current: Series; previous: Series }) {
+type Props = { current: Series; previous: Series };
+
+const sameList = (a: ReadonlyArray<number | null>, b: ReadonlyArray<number | null>) => a.length === b.length && a.every((value, index) => value === b[index]);
+const sameSeries = (a: Series, b: Series) => a.year === b.year && sameList(a.sales, b.sales) && sameList(a.net, b.net);
+
+/**
+ * Drawn again only when a figure changes: the screen computes new series on every render,
+ * and each new data object makes Chart.js lay the chart out and animate it for a second.
+ */
+function YearlyChart({ current, previous }: Props) {
   const text = getComputedStyle(document.documentElement).getPropertyValue('--text').trim() || '#e5edf9';
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   return (
@@ -33,3 +43,5 @@ export default function YearlyChart({ current, previous }: { current: Series; pr
     </figure>
   );
 }
+
+export default memo(YearlyChart, (before: Props, after: Props) => sameSeries(before.current, after.current) && sameSeries(before.previous, after.previous));
