@@ -74,6 +74,10 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
   const registerIfWaiting = () => {
     if (status.getState().pending > 0) void registerBackgroundSync();
   };
+  // The newest sync this device knows of, from this page's engine or the stored report
+  // (another tab's, or this tab's before a reload): "Last synced" never goes back.
+  let lastSyncedAt: number | null = null;
+  const newest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
   let pokes: RealtimeChannel | null = null;
   let lastPending = 0;
   let leading = false;
@@ -110,12 +114,13 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     onReport: (report: SyncReport) => {
       // This tab's own report shows at once: through the device database it would wait
       // behind every screen's re-read after a sync (half a second after a first sync).
-      const { leader, ...shared } = report;
+      lastSyncedAt = newest(lastSyncedAt, report.lastSyncedAt);
+      const { leader, ...shared } = { ...report, lastSyncedAt };
       status.setState({ ...shared, leader, inFlight: report.state === 'syncing' });
       leading = leader;
       followLeadership();
       // Shared with the other tabs through the device database; when storage is full they miss one report, no more.
-      if (report.leader) void writeMeta(db, reportKey, report).catch(() => undefined);
+      if (leader) void writeMeta(db, reportKey, { ...shared, leader }).catch(() => undefined);
       if (report.state === 'backing-off' && globalThis.navigator?.onLine === false) registerIfWaiting();
     },
   });
@@ -148,11 +153,13 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       engine.trigger('start');
     }),
     observeMeta<SyncReport>(db, reportKey, (report) => {
-      // The leading tab shows its own reports as they come; a stored one may be older.
-      if (report && !leading) {
-        const { leader: _ignored, ...shared } = report;
-        status.setState(shared);
-      }
+      if (!report) return;
+      lastSyncedAt = newest(lastSyncedAt, report.lastSyncedAt);
+      // The leading tab shows its own reports as they come (a stored one may be older),
+      // but a page just loaded learns from the stored one when the device last synced.
+      if (leading) return status.setState({ lastSyncedAt });
+      const { leader: _ignored, ...shared } = report;
+      status.setState({ ...shared, lastSyncedAt });
     }),
   ];
 

@@ -58,10 +58,13 @@ describe('drill: the backend dies mid-shift', () => {
     const restartedAt = Date.now();
     const client = await drill.signedInClient('manager@example.com');
     const expected = new Map([...first, ...second].map((cell) => [cellKey(cell), cell.value]));
+    // The device learns the backend is back when its Realtime channel joins again (the
+    // client retries every 10 s at most once the backend has been away a while) or when
+    // its own backoff ends, whichever comes first.
     const onServer = await until(
       async () => byCell(await serverCells(client, `${month}-01`, `${month}-31`)),
       (cells) => [...expected].every(([key, value]) => cells.get(key) === value),
-      10_000,
+      30_000,
       'all 60 values on the server',
     ).catch(async (error: unknown) => {
       // What the device and the restarted backend say, to tell a slow retry from lost rows.
