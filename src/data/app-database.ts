@@ -128,6 +128,15 @@ export const schemaVersions: Array<{ version: number; stores: Record<string, str
 
 export const latestSchemaVersion = schemaVersions.length;
 
+/**
+ * Every store as the latest version defines it: the versions' definitions laid over one
+ * another. Dexie opens a database of any earlier version with this alone (it reads the
+ * installed stores and indexes and changes what differs; only a version with a data
+ * upgrade function must stay declared), and parsing one version at every start instead
+ * of all of them saves the start-up a few milliseconds per version.
+ */
+const latestStores: Record<string, string> = Object.assign({}, ...schemaVersions.map(({ stores }) => stores));
+
 export class AppDatabase extends Dexie {
   outbox!: Table<OutboxEntry, number>;
   deadLetters!: Table<DeadLetter, number>;
@@ -136,12 +145,14 @@ export class AppDatabase extends Dexie {
   meta!: Table<MetaRecord, string>;
   authStorage!: Table<StoredAuthItem, string>;
 
-  /** `upTo` opens an older schema version (for upgrade tests); default the latest. */
+  /** `upTo` opens an older schema version, declared as it shipped (for upgrade tests); default the latest. */
   constructor(name: string, options: { upTo?: number; indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {}) {
     super(name, options.indexedDB ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange } : undefined);
-    for (const { version, stores } of schemaVersions) {
-      if (version > (options.upTo ?? latestSchemaVersion)) break;
-      this.version(version).stores(stores);
+    if (options.upTo === undefined) {
+      this.version(latestSchemaVersion).stores(latestStores);
+    } else {
+      // An older version exactly as it shipped, version by version (for upgrade tests).
+      for (const { version, stores } of schemaVersions) if (version <= options.upTo) this.version(version).stores(stores);
     }
   }
 

@@ -18,6 +18,24 @@ function indexNames(factory: IDBFactory, name: string, stores: string[]): Promis
   });
 }
 
+describe('opening a device database of any earlier version', () => {
+  it.each([1, 2, 3, 4])('upgrades version %i to the latest, keeping its rows and queued edits, with every store of the latest', async (version) => {
+    const factory = new IDBFactory();
+    const old = new AppDatabase(`from-${version}`, { indexedDB: factory, IDBKeyRange, upTo: version });
+    await old.mirror('daily_inputs').put({ store_id: 's1', entry_date: '2031-02-03', row_identifier: 'CP', metric_type: 'hours', value: 5 });
+    await old.outbox.add({ table: 'daily_inputs', key: '["s1","2031-02-03","CP","hours"]', keyValues: {}, changes: { value: 5 }, base: {}, userId: 'u1', rev: 1, createdAt: 1, updatedAt: 1 });
+    old.close();
+    const db = new AppDatabase(`from-${version}`, { indexedDB: factory, IDBKeyRange });
+    expect((await readMonthRows({ db }, 's1', '2031-02')).daily.map((row) => row.value)).toEqual([5]);
+    expect(await db.outbox.count()).toBe(1);
+    // Stores added by later versions are there and usable.
+    await db.mirror('month_closures').put({ store_id: 's1', month_start: '2031-02-01', closed: true });
+    expect(await db.mirror('store_calendar_days').count()).toBe(0);
+    expect(db.verno).toBe(latestSchemaVersion);
+    db.close();
+  });
+});
+
 describe('the device database upgrade that drops indexes repeating a key prefix', () => {
   it('keeps the rows and the queued edit, and the month still reads by store and dates', async () => {
     const factory = new IDBFactory();
