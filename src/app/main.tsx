@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppDatabase } from '../data/app-database.ts';
+import { monthRowsOf } from '../data/repositories/month-rows.ts';
 import { deviceDatabaseName } from '../data/device.ts';
 import { requestPersistentStorage } from '../data/storage-health.ts';
 import { createAccountService } from '../sync/account.ts';
@@ -50,12 +51,26 @@ const render = (updateReady: (() => void) | null) =>
   );
 registerServiceWorker((apply) => render(apply));
 render(null);
-// After the next frame is painted; a hidden tab paints no frames, so at the latest soon after.
+// supabase-js and the sync runtime load once the screen has drawn what it reads from the
+// device (a month's rows), or at once after the first frame when nobody is signed in (the
+// sign-in needs them); at the latest after a second (a screen without month rows, or a
+// hidden tab, which paints no frames). Starting them is tens of milliseconds of main
+// thread an offline start would otherwise spend before its grid.
 let loading = false;
 const load = () => {
   if (loading) return;
   loading = true;
+  stopWatching();
   void Promise.all([loadWithRetry(() => import('../sync/connect.ts')), config]).then(([{ connect }, backend]) => connected(connect(backend, db, status)));
 };
-requestAnimationFrame(() => setTimeout(load));
-setTimeout(load, 200);
+const afterPaint = () => requestAnimationFrame(() => setTimeout(load));
+const watchers = [
+  monthRowsOf(db).subscribe(afterPaint),
+  account.state.subscribe((state) => {
+    if (state.status === 'signed-out') afterPaint();
+  }),
+];
+function stopWatching() {
+  for (const stop of watchers.splice(0)) stop();
+}
+setTimeout(load, 1_000);
