@@ -18,8 +18,8 @@ import type { BackoffPolicy } from './backoff.ts';
 import { backoffDelay, defaultBackoff } from './backoff.ts';
 import { SyncInterrupted } from './errors.ts';
 import type { LockProvider } from './leader.ts';
-import type { PullContext } from './pull.ts';
 import { initialPullDone, pullTables } from './pull.ts';
+import { FirstSyncProgress } from './first-sync-progress.ts';
 import { pushOutbox } from './push.ts';
 import type { SessionState, SyncTransport } from './transport.ts';
 
@@ -88,6 +88,8 @@ export class SyncEngine {
   private failures = 0;
   /** No automatic cycle before this time: the server's Retry-After. */
   private retryNotBefore = 0;
+  /** A first sync under way, kept across its attempts until it completes. */
+  private firstSync: FirstSyncProgress | null = null;
 
   constructor(options: SyncEngineOptions) {
     this.options = {
@@ -137,6 +139,8 @@ export class SyncEngine {
     this.stopped = true;
     this.clearTimer();
     await this.cycle;
+    // The next start may be another person's, on a cleared device.
+    this.firstSync = null;
     this.release?.();
     this.release = null;
     this.update({ leader: false, state: 'stopped', nextAttemptAt: null });
@@ -232,40 +236,14 @@ export class SyncEngine {
     }
   }
 
-  /**
-   * Reports a first sync's progress as it goes: in rows when the server says how many it
-   * will bring (one small request, sent beside the first pull rather than before it, so
-   * it adds no round trip), else in tables finished. `settle` waits for the count, so
-   * the last report says every row arrived.
-   */
-  private async firstSyncProgress(tables: readonly SyncedTable[], now: () => number): Promise<{ onPage: NonNullable<PullContext['onPage']>; settle: () => Promise<void> }> {
+  /** The first sync's progress, from its first attempt's tables still to finish. */
+  private async startFirstSync(tables: readonly SyncedTable[], now: () => number): Promise<FirstSyncProgress> {
     const minYear = new Date(now()).getUTCFullYear() - 1;
-    // A first sync cut short resumes: the tables it finished bring nothing new.
+    // A first sync cut short (the app closed) resumes: the tables it finished bring nothing new.
     const cursors = await readCursors(this.options.db, tables);
     const unfinished = tables.filter((_table, index) => !cursors[index]?.completedAt);
-    let rows = 0;
-    let finished = 0;
-    let total: number | null = null;
-    let inTables = false;
-    const report = () => {
-      if (inTables) this.update({ initialSync: { done: finished, total: tables.length, unit: 'tables' } });
-      else if (total !== null) this.update({ initialSync: { done: Math.min(total, rows), total, unit: 'rows' } });
-    };
-    const counted = (this.options.transport.countRows?.(unfinished, minYear) ?? Promise.resolve(null))
-      .catch(() => null)
-      .then((answer) => {
-        if (answer?.ok) total = unfinished.reduce((sum, table) => sum + (answer.counts[table] ?? 0), 0);
-        else inTables = true;
-        report();
-      });
-    return {
-      onPage: (_table, pageRows, tableDone) => {
-        rows += pageRows;
-        if (tableDone) finished += 1;
-        report();
-      },
-      settle: () => counted,
-    };
+    const count = this.options.transport.countRows?.bind(this.options.transport);
+    return new FirstSyncProgress(tables, unfinished, count && ((which) => count(which, minYear)), (initialSync) => this.update({ initialSync }));
   }
 
   private signedOut(): CycleResult {
@@ -288,7 +266,8 @@ export class SyncEngine {
     // the push would never be tried. The push's answer reports what it overwrote, so
     // conflicts are still logged; the cycle then fails with the pull's error.
     let pullFailure: SyncInterrupted | null = null;
-    const progress = firstSync ? await this.firstSyncProgress(toPull, now) : undefined;
+    if (firstSync) this.firstSync ??= await this.startFirstSync(toPull, now);
+    const progress = firstSync ? (this.firstSync ?? undefined) : undefined;
     try {
       pulled = await pullTables({ db, transport, now, pageSize, requestRows, onPage: progress?.onPage }, toPull);
     } catch (error) {
@@ -296,7 +275,10 @@ export class SyncEngine {
       pullFailure = error;
     }
     await progress?.settle();
-    if (firstSync && !pullFailure) this.update({ initialSync: null });
+    if (firstSync && !pullFailure) {
+      this.firstSync = null;
+      this.update({ initialSync: null });
+    }
     const { pushed, refused } = await pushOutbox({ db, transport, now, batchSize }, session.userId);
     if (pullFailure) throw pullFailure;
     return { ok: true, pushed, refused, pulled };
