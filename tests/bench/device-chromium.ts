@@ -154,6 +154,7 @@ async function firstSync(drill: DrillStack): Promise<{ lines: BenchLine[]; page:
   await page.getByRole('button', { name: 'Login' }).click();
   await page.getByText(/^Last synced \d/).waitFor({ timeout: 120_000 });
   const ms = performance.now() - firstPull;
+  const after = drill.proxy.stats().forwardedByPath;
   // Drawn: the end of the last long task within two seconds of the indicator saying so.
   const pageNow = await page.evaluate(() => performance.now());
   const nodeNow = performance.now();
@@ -165,7 +166,6 @@ async function firstSync(drill: DrillStack): Promise<{ lines: BenchLine[]; page:
   const drawnMs = nodeNow + (lastTaskEnd - pageNow) - firstPull;
   const rows = await deviceRows(page);
   const floor = await indexedDbFloor(page);
-  const after = drill.proxy.stats().forwardedByPath;
   const pulls = Object.entries(after)
     .filter(([route]) => /rpc\/pull_/.test(route))
     .reduce((sum, [route, count]) => sum + count - (before[route] ?? 0), 0);
