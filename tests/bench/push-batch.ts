@@ -44,10 +44,11 @@ async function pushThroughDevice(stack: TestStack, rounds: Round[]): Promise<Mea
   let requestMs = 0;
   const transport: SyncTransport = {
     ...device.transport,
-    async push(table, rows) {
+    // With each row's typed time, as the app sends it: the server's change history reads them.
+    async push(table, rows, typedAt) {
       const started = performance.now();
       try {
-        return await device.transport.push(table, rows);
+        return await device.transport.push(table, rows, typedAt);
       } finally {
         requestMs += performance.now() - started;
       }
