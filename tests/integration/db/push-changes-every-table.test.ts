@@ -15,6 +15,7 @@ import type { TestDatabase } from '../../support/test-databases.ts';
 import { createTestDatabase, engines } from '../../support/test-databases.ts';
 import type { PushFunction } from './previous-push-changes.ts';
 import { comparable, installPreviousPushChanges } from './previous-push-changes.ts';
+import { addRowsToEveryTable } from './every-table-rows.ts';
 
 const manager: Actor = { role: 'authenticated', userId: demo.managerId };
 
@@ -25,17 +26,7 @@ for (const engine of engines) {
     beforeAll(async () => {
       db = await createTestDatabase(engine);
       await installPreviousPushChanges(db);
-      // A row of each synced table the seed leaves empty for the store.
-      const [store, user, advisor] = [demo.storeA, demo.managerId, demo.advisorA].map((id) => `'${id}'`);
-      await db.exec(`
-        insert into public.user_dashboard_preferences (user_id, store_id, selected_kpis, kpi_order) values (${user}, ${store}, '{cpElr,totalElr}', '{totalElr,cpElr}');
-        insert into public.front_end_team_advisor_surveys (store_id, advisor_id, entry_date, year, month, mpi_media, nps_score, surveys_count, email_penetration)
-          values (${store}, ${advisor}, '2031-03-02', 2031, 3, 50, '72', 4, 80.5);
-        insert into public.front_end_team_totals (store_id, entry_date, year, month, parts_labour, total_ros) values (${store}, '2031-03-02', 2031, 3, 1000.5, 12);
-        insert into public.front_end_team_op_codes (store_id, entry_date, year, month, alignments) values (${store}, '2031-03-02', 2031, 3, 3);
-        insert into public.front_end_team_surveys (store_id, entry_date, year, month, nps_score, mpi_media) values (${store}, '2031-03-02', 2031, 3, 'good', 10);
-        insert into public.front_end_team_targets (store_id, year, month, elr) values (${store}, 2031, 3, 120.5);
-        insert into public.month_closures (store_id, month_start, year, closed) values (${store}, '2031-03-01', 2031, false);`);
+      await addRowsToEveryTable(db);
     });
     afterAll(() => db?.dispose());
 
