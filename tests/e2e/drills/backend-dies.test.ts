@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
-import { byCell, cellKey, daysOf, deviceCounts, enter, indicatorText, openMonth, serverCells, showsNothingWaiting, until } from '../support/drill-steps.ts';
+import { byCell, cellKey, daysOf, deviceCounts, enter, indicatorText, openMonth, serverCells, showsNothingWaiting, until, untilDeviceIdle } from '../support/drill-steps.ts';
 
 const month = '2031-05';
 
@@ -35,7 +35,7 @@ describe('drill: the backend dies mid-shift', () => {
     // The device idle first: a cycle a Realtime echo of those pushes starts would otherwise
     // be the request that hangs on the frozen backend (for its 20 s timeout), with the
     // 30th value's push queued behind it.
-    await until(async () => drill.proxy.stats(), (s) => s.inFlight === 0 && Date.now() - s.lastForwardedAt > 1_500, 30_000, 'the device idle');
+    await untilDeviceIdle(drill.proxy);
     // Freeze the backend, enter the 30th value: its push reaches the backend and hangs there; then kill it.
     const forwardedBefore = drill.proxy.stats().forwarded;
     drill.backend.pause();

@@ -2,6 +2,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Page } from 'playwright-core';
 import { demo } from '../../support/demo.ts';
+import type { FaultProxy } from './fault-proxy.ts';
 
 export type Cell = { date: string; category: 'CP' | 'W' | 'I'; metric: 'hours' | 'sales'; value: number };
 
@@ -98,4 +99,13 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
     last = await read();
   }
   return last;
+}
+
+/**
+ * Until nothing the device sent is on its way and nothing was sent for 1.5 s: before a
+ * drill cuts the network or freezes the backend, so the fault meets the step the drill
+ * is about and not a request that merely happened to be in flight.
+ */
+export function untilDeviceIdle(proxy: FaultProxy, timeoutMs = 30_000): Promise<unknown> {
+  return until(async () => proxy.stats(), (s) => s.inFlight === 0 && Date.now() - s.lastForwardedAt > 1_500, timeoutMs, 'the device idle');
 }
