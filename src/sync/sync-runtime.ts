@@ -80,10 +80,9 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
   const newest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
   let pokes: RealtimeChannel | null = null;
   let lastPending = 0;
-  // The person of the stored session, and whether the engine stopped for want of one: a
-  // renewed token of the same person wakes nothing (see the session observer).
+  // The person of the stored session: a renewed token of the same person wakes nothing
+  // (see the session observer).
   let sessionUser: string | null = null;
-  let waitingForSession = false;
   let leading = false;
   // The poke channel joins only once realtime holds the session's token: a join carries
   // the token set before it, and realtime-js re-sends a token only when it changes.
@@ -122,7 +121,6 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       const { leader, ...shared } = { ...report, lastSyncedAt };
       status.setState({ ...shared, leader, inFlight: report.state === 'syncing' });
       leading = leader;
-      waitingForSession = report.state === 'signed-out';
       followLeadership();
       // Shared with the other tabs through the device database; when storage is full they miss one report, no more.
       if (leader) void writeMeta(db, reportKey, { ...shared, leader }).catch(() => undefined);
@@ -159,13 +157,13 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
         tokenReady = true;
         followLeadership();
       });
-      // A cycle for a new person, or for an engine that stopped for want of a session
-      // (the same person signed in again). Not for a renewed token of the same person: a cycle renews tokens itself,
-      // and where tokens live shorter than auth-js's renewal margin (90 s) every cycle
-      // would renew one and so start the next, without end.
+      // A cycle for a new person, or for an engine that stopped for want of a session (the
+      // same person signed in again). Not for a renewed token of the same person: a cycle
+      // renews tokens itself, and where tokens live shorter than auth-js's renewal margin
+      // (90 s) every cycle would renew one and so start the next, without end.
       const newPerson = userId !== sessionUser;
       sessionUser = userId;
-      if (newPerson || waitingForSession) engine.trigger('start');
+      if (newPerson || status.getState().state === 'signed-out') engine.trigger('start');
     }),
     observeMeta<SyncReport>(db, reportKey, (report) => {
       if (!report) return;
