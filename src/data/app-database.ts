@@ -25,9 +25,18 @@ export type OutboxEntry = {
   userId: string;
   /** Bumped by every coalesced edit, so a push confirmation can tell it sent the newest. */
   rev: number;
+  /**
+   * What pushes of this entry sent and never heard back about (the answer may have been
+   * lost after the server wrote it): the server may hold any of these values, and finding
+   * one there is this device's own write, not another device's.
+   */
+  unconfirmed?: SentValues[];
   createdAt: number;
   updatedAt: number;
 };
+
+/** The changes one push sent for an entry, at the entry's revision then. */
+export type SentValues = { rev: number; changes: Row };
 
 export type DeadLetter = {
   id?: number;

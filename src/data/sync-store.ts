@@ -5,7 +5,7 @@
  * Each operation is one Dexie transaction; in-memory state elsewhere changes only after
  * it commits.
  */
-import type { AppDatabase, ConflictRecord, OutboxEntry, PullCursor } from './app-database.ts';
+import type { AppDatabase, ConflictRecord, OutboxEntry, PullCursor, SentValues } from './app-database.ts';
 import type { Row, SyncedTable } from './synced-tables.ts';
 import { isSyncedTable, keyOf, keyText } from './synced-tables.ts';
 import { sameValue } from './values.ts';
@@ -19,17 +19,52 @@ export function pendingEntries(db: AppDatabase, userId: string): Promise<OutboxE
 export type SentEntry = { seq: number; rev: number; changes: Row; base?: Row };
 
 /**
- * Another device's value this push has just overwritten: the server held something
- * other than the value the edit replaced (and other than the edit itself). Two devices
- * that pull before either pushes find out only here.
+ * Whether the server's value of a field may be this device's own: a value an earlier push
+ * of the entry sent, whose answer was lost. The entry's base is still the value before
+ * it, so without this the device would log its own value as another device's.
  */
-function overwritten(table: SyncedTable, item: SentEntry, key: string, before: Row, now: number): ConflictRecord[] {
+function sentEarlier(entry: Pick<OutboxEntry, 'unconfirmed'> | undefined, field: string, value: unknown): boolean {
+  return (entry?.unconfirmed ?? []).some((sent) => field in sent.changes && sameValue(sent.changes[field], value));
+}
+
+/** The value another device replaced: the newest this device sent of the field, else the edit's base. */
+function replacedValue(entry: Pick<OutboxEntry, 'unconfirmed'>, field: string, base: unknown): unknown {
+  const sent = (entry.unconfirmed ?? []).filter((note) => field in note.changes);
+  return sent.length > 0 ? sent[sent.length - 1]?.changes[field] : base;
+}
+
+/**
+ * Notes, before a push leaves, what it sends for each entry: if its answer is lost after
+ * the server wrote it, the device must still recognise those values as its own. One
+ * note per revision (a resend of the same revision adds nothing).
+ */
+export async function noteSending(db: AppDatabase, sent: SentEntry[]): Promise<void> {
+  await db.transaction('rw', db.outbox, async () => {
+    const currents = await db.outbox.bulkGet(sent.map((item) => item.seq));
+    const updates: Array<Promise<unknown>> = [];
+    for (const [index, item] of sent.entries()) {
+      const current = currents[index];
+      if (!current || (current.unconfirmed ?? []).some((note) => note.rev === item.rev)) continue;
+      const note: SentValues = { rev: item.rev, changes: item.changes };
+      updates.push(db.outbox.update(item.seq, { unconfirmed: [...(current.unconfirmed ?? []), note] }));
+    }
+    await Promise.all(updates);
+  });
+}
+
+/**
+ * Another device's value this push has just overwritten: the server held something
+ * other than the value the edit replaced, the edit itself, or a value an earlier push of
+ * this device sent. Two devices that pull before either pushes find out only here.
+ */
+function overwritten(table: SyncedTable, item: SentEntry, current: OutboxEntry, before: Row, now: number): ConflictRecord[] {
   const found: ConflictRecord[] = [];
+  const earlier = { unconfirmed: (current.unconfirmed ?? []).filter((note) => note.rev < item.rev) };
   for (const [field, ours] of Object.entries(item.changes)) {
     const theirs = before[field];
     const replaced = item.base?.[field];
-    if (sameValue(theirs, replaced) || sameValue(theirs, ours)) continue;
-    found.push({ table, key, field, old: replaced ?? null, theirs: theirs ?? null, ours, at: now });
+    if (sameValue(theirs, replaced) || sameValue(theirs, ours) || sentEarlier(earlier, field, theirs)) continue;
+    found.push({ table, key: current.key, field, old: replacedValue(earlier, field, replaced) ?? null, theirs: theirs ?? null, ours, at: now });
   }
   return found;
 }
@@ -52,9 +87,13 @@ export async function confirmPushed(db: AppDatabase, table: SyncedTable, sent: S
       const current = currents[index];
       if (!current) continue;
       const previous = before[index];
-      if (previous) conflicts.push(...overwritten(table, item, current.key, previous, now));
+      if (previous) conflicts.push(...overwritten(table, item, current, previous, now));
       if (current.rev === item.rev) done.push(item.seq);
-      else rebased.push(db.outbox.update(item.seq, { base: { ...current.base, ...item.changes } }));
+      else {
+        // The server holds what this push sent: what earlier pushes sent is behind it.
+        const unconfirmed = (current.unconfirmed ?? []).filter((note) => note.rev > item.rev);
+        rebased.push(db.outbox.update(item.seq, { base: { ...current.base, ...item.changes }, unconfirmed }));
+      }
     }
     await Promise.all([db.outbox.bulkDelete(done), db.conflicts.bulkAdd(conflicts), ...rebased]);
     await mergeServerRows(db, table, serverRows, now);
@@ -141,8 +180,8 @@ async function mergeServerRows(db: AppDatabase, table: SyncedTable, rows: Row[],
       const base = { ...(bases.get(entry.seq ?? -1) ?? entry.base) };
       for (const [field, ours] of Object.entries(entry.changes)) {
         const theirs = row[field];
-        if (!sameValue(theirs, base[field]) && !sameValue(theirs, ours)) {
-          conflicts.push({ table, key: entry.key, field, old: base[field] ?? null, theirs: theirs ?? null, ours, at: now });
+        if (!sameValue(theirs, base[field]) && !sameValue(theirs, ours) && !sentEarlier(entry, field, theirs)) {
+          conflicts.push({ table, key: entry.key, field, old: replacedValue(entry, field, base[field]) ?? null, theirs: theirs ?? null, ours, at: now });
         }
         base[field] = theirs ?? null;
         merged[field] = ours;

@@ -6,7 +6,7 @@
  */
 import type { AppDatabase, OutboxEntry } from '../data/app-database.ts';
 import type { SentEntry } from '../data/sync-store.ts';
-import { confirmPushed, moveToDeadLetter, pendingEntries } from '../data/sync-store.ts';
+import { confirmPushed, moveToDeadLetter, noteSending, pendingEntries } from '../data/sync-store.ts';
 import type { SyncedTable } from '../data/synced-tables.ts';
 import { SyncInterrupted } from './errors.ts';
 import type { SyncTransport } from './transport.ts';
@@ -27,6 +27,8 @@ function byTable(entries: OutboxEntry[]): Array<{ table: SyncedTable; entries: O
 async function pushBatch(ctx: PushContext, table: SyncedTable, batch: OutboxEntry[], summary: PushSummary): Promise<void> {
   const sent: SentEntry[] = batch.map((e) => ({ seq: e.seq as number, rev: e.rev, changes: e.changes, base: e.base }));
   const rows = batch.map((e) => ({ ...e.keyValues, ...e.changes }));
+  // Before it leaves: an answer lost after the server wrote it must not make these values look like another device's.
+  await noteSending(ctx.db, sent);
   const outcome = await ctx.transport.push(table, rows, batch.map((e) => new Date(e.updatedAt).toISOString()));
   if (outcome.ok) {
     await confirmPushed(ctx.db, table, sent, outcome.rows, ctx.now(), outcome.before);

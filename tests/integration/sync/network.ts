@@ -9,8 +9,15 @@ export class TestNetwork {
   online = true;
   /** Upcoming cuts, by the number of the request they hit (counted from 1). */
   private readonly cuts = new Map<number, CutMode>();
+  /** Upcoming cuts of the next request whose address matches, in the order they were asked for. */
+  private readonly matchingCuts: Array<{ address: RegExp; mode: CutMode }> = [];
   requests = 0;
   cutsMade: CutMode[] = [];
+
+  /** Cuts the next request whose address matches (a push, say, whatever comes before it). */
+  cutNextMatching(address: RegExp, mode: CutMode): void {
+    this.matchingCuts.push({ address, mode });
+  }
 
   /** Cuts the `n`-th request from now on. */
   cutRequest(n: number, mode: CutMode): void {
@@ -20,7 +27,9 @@ export class TestNetwork {
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     if (!this.online) throw new TypeError('fetch failed (network is down)');
     this.requests += 1;
-    const cut = this.cuts.get(this.requests);
+    const url = input instanceof Request ? input.url : String(input);
+    const matching = this.matchingCuts.findIndex((candidate) => candidate.address.test(url));
+    const cut = this.cuts.get(this.requests) ?? (matching >= 0 ? this.matchingCuts.splice(matching, 1)[0]?.mode : undefined);
     this.cuts.delete(this.requests);
     if (cut === 'before-send') {
       this.cutsMade.push(cut);
