@@ -25,6 +25,23 @@ export const backendAuthLimits = {
   emailIntervalSeconds: 60,
   /** Largest local outbox file before it is started afresh (the previous one is kept as `.1`), in bytes. */
   outboxFileBytes: 1024 * 1024,
+  /**
+   * Code checks (`/verify`: a code typed with its address, or a link's token) one client
+   * address may make in a burst, and, separately, that may be made for one account
+   * (e-mail address) from anywhere. Hosted Auth's burst for its verify limit.
+   */
+  codeCheckBurst: 30,
+  /**
+   * Code checks earned back per hour after a burst, per address and per account: one every
+   * 10 s. Hosted Auth's default verify limit (30 per 5 minutes per address).
+   */
+  codeChecksPerHour: 360,
+  /**
+   * Wrong codes typed for one e-mail address before every code outstanding for it is void:
+   * even the right one then fails and a new one must be asked for. A guess then wins
+   * 5 times in a million per code sent, and at most one code a minute is sent.
+   */
+  codeWrongTries: 5,
 } as const;
 
 export type BackendLimits = ServiceLimits & { -readonly [K in keyof typeof backendLimits]: number };

@@ -21,6 +21,7 @@ import { handleAdminUsers } from './admin-users.ts';
 import { updateCurrentUser } from './current-user.ts';
 import { redirectFor } from './email-links.ts';
 import type { Mailer } from './mailer.ts';
+import { CodeGuard } from './one-time-codes.ts';
 import { Outbox, OutboxError } from './outbox.ts';
 import { passwordMatches, prepareDummyHash } from './passwords.ts';
 import { SignInThrottle } from './rate-limit.ts';
@@ -30,7 +31,8 @@ import type { AuthSettingsOverrides } from './settings.ts';
 import { resolveAuthSettings } from './settings.ts';
 import { recover, signUp } from './sign-up.ts';
 import { checkEmail, findUser, userJson } from './users.ts';
-import { verifyGet, verifyPost } from './verify.ts';
+import type { CodeCheck } from './verify.ts';
+import { rateLimited, refusalReply, verifyGet, verifyPost } from './verify.ts';
 
 export type AuthOptions = {
   db: Database;
@@ -68,7 +70,8 @@ const adminRoles = new Set(['service_role', 'supabase_admin']);
 
 export function createAuthService(options: AuthOptions) {
   const settings = resolveAuthSettings(options.settings, process.env, options.dataDir);
-  const throttle = new SignInThrottle(settings.throttle);
+  const throttle = new SignInThrottle(settings.throttle, settings.clock);
+  const codes: CodeCheck = { mail: settings.mail, guard: new CodeGuard(settings.codes, settings.clock) };
   const keys = verificationKeys(options.keys);
   const ctx: SessionContext = { db: options.db, signer: options.keys.signing ?? options.keys.jwtSecret, issuer: options.issuer, settings };
   const publicUrl = process.env.SUPABASE_PUBLIC_URL?.trim();
@@ -76,6 +79,7 @@ export function createAuthService(options: AuthOptions) {
     authUrl: publicUrl ? `${publicUrl.replace(/\/+$/, '')}/auth/v1` : options.issuer,
     mail: settings.mail,
     outbox: new Outbox(settings.mail.outboxFile),
+    codeSent: (to) => codes.guard.forget(to),
   };
   void prepareDummyHash();
 
@@ -199,8 +203,13 @@ export function createAuthService(options: AuthOptions) {
       return signUp(ctx, mailer, req, body, ok, fail);
     }
     if (path === '/recover' && method === 'POST') return recover(ctx, mailer, req, body, ok, fail);
-    if (path === '/verify' && method === 'POST') return verifyPost(ctx, settings.mail, body, ok, fail);
-    if (path === '/verify' && method === 'GET') return verifyGet(ctx, settings.mail, req, (r) => redirectFor(settings.mail, r), fail);
+    if (path === '/verify' && (method === 'POST' || method === 'GET')) {
+      // Every check of a code or link spends from its client address's bucket first, as hosted Auth's verify limit.
+      const wait = codes.guard.admitAddress(req.address);
+      if (wait > 0) return refusalReply(rateLimited(wait), fail);
+      if (method === 'POST') return verifyPost(ctx, codes, body, ok, fail);
+      return verifyGet(ctx, codes, req, (r) => redirectFor(settings.mail, r), fail);
+    }
     if (path === '/.well-known/jwks.json' && method === 'GET') {
       const published = options.keys.signing ? [options.keys.signing.publicJwk] : [];
       return { ...ok({ keys: published }), headers: { ...ok({}).headers, 'Cache-Control': 'public, max-age=600' } };

@@ -12,7 +12,13 @@ import { subjects } from './outbox.ts';
 import type { MailSettings } from './settings.ts';
 import type { UserRow } from './users.ts';
 
-export type Mailer = { authUrl: string; mail: MailSettings; outbox: Outbox };
+export type Mailer = {
+  authUrl: string;
+  mail: MailSettings;
+  outbox: Outbox;
+  /** Told the address each new code goes to: its wrong tries start afresh (one-time-codes.ts). */
+  codeSent?: (to: string) => void;
+};
 
 export type LinkProperties = {
   action_link: string;
@@ -62,5 +68,6 @@ export async function issueLink(
   await tx.query(storeToken[type], type.startsWith('email_change') ? [user.id, hashed, options.newEmail ?? ''] : [user.id, hashed]);
   const link = actionLink(mailer.authUrl, hashed, linkTypes[type], redirectTo);
   await mailer.outbox.deliver({ to, type, subject: subjects[type], action_link: link, email_otp: otp, redirect_to: redirectTo, via: options.via });
+  mailer.codeSent?.(to);
   return { action_link: link, email_otp: otp, hashed_token: hashed, redirect_to: redirectTo, verification_type: type };
 }

@@ -93,3 +93,33 @@ export class SignInThrottle {
     return Math.max(1, oldest + this.settings.windowMs - this.now());
   }
 }
+
+/**
+ * Token buckets per key, as hosted Auth limits its endpoints per address: each key may
+ * spend `burst` requests at once, and earns one back every `intervalMs`. Kept as credit in
+ * milliseconds so that whole-millisecond clocks give exact answers. Bounded like the
+ * sign-in counts: the oldest keys are dropped first.
+ */
+export class TokenBuckets {
+  private readonly credit = new Map<string, { ms: number; at: number }>();
+
+  constructor(
+    private readonly burst: number,
+    private readonly intervalMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Spends one request of `key` and answers 0, or answers the milliseconds until it may. */
+  take(key: string): number {
+    const now = this.now();
+    const full = this.burst * this.intervalMs;
+    const state = this.credit.get(key);
+    const ms = state ? Math.min(full, state.ms + Math.max(0, now - state.at)) : full;
+    if (ms < this.intervalMs) {
+      remember(this.credit, key, { ms, at: now });
+      return this.intervalMs - ms;
+    }
+    remember(this.credit, key, { ms: ms - this.intervalMs, at: now });
+    return 0;
+  }
+}

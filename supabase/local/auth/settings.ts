@@ -14,6 +14,16 @@ export type ThrottleSettings = {
   windowMs: number;
 };
 
+/** Guarding one-time codes against guessing (see one-time-codes.ts). */
+export type CodeSettings = {
+  /** Checks one address, and separately one account, may make at once. */
+  burst: number;
+  /** Checks earned back per hour after a burst. */
+  perHour: number;
+  /** Wrong codes typed for one address before its outstanding codes are void. */
+  wrongTries: number;
+};
+
 export type MailSettings = {
   /** Where the app lives: e-mail links lead back here unless they name an allowed redirect. */
   siteUrl: string;
@@ -35,11 +45,15 @@ export type AuthSettings = {
   /** 0 means sessions never end for inactivity. */
   sessionInactivitySeconds: number;
   throttle: ThrottleSettings;
+  codes: CodeSettings;
   mail: MailSettings;
+  /** The clock of the throttles (milliseconds); tests move it instead of sleeping. */
+  clock?: () => number;
 };
 
-export type AuthSettingsOverrides = Partial<Omit<AuthSettings, 'throttle' | 'mail'>> & {
+export type AuthSettingsOverrides = Partial<Omit<AuthSettings, 'throttle' | 'codes' | 'mail'>> & {
   throttle?: Partial<ThrottleSettings>;
+  codes?: Partial<CodeSettings>;
   mail?: Partial<MailSettings>;
 };
 
@@ -92,6 +106,11 @@ export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDi
       addressFailures: authLimits.signInAddressFailures,
       windowMs: authLimits.signInWindowMs,
     },
+    codes: {
+      burst: backendAuthLimits.codeCheckBurst,
+      perHour: backendAuthLimits.codeChecksPerHour,
+      wrongTries: backendAuthLimits.codeWrongTries,
+    },
     mail: {
       siteUrl: url(env, 'LOCAL_SUPABASE_SITE_URL', 'http://localhost:4173'),
       redirectUrls: (env.LOCAL_SUPABASE_REDIRECT_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
@@ -114,6 +133,7 @@ export function resolveAuthSettings(
     ...base,
     ...overrides,
     throttle: { ...base.throttle, ...overrides.throttle },
+    codes: { ...base.codes, ...overrides.codes },
     mail: { ...base.mail, ...overrides.mail },
   };
 }

@@ -5,7 +5,8 @@
  * (an invited user without a password gets a random one, to be replaced with PUT /user);
  * recovery and magic links sign in; an e-mail change needs, with secure e-mail change,
  * the links of both addresses: the first answers with a message, the second changes the
- * address. Every token works once and expires after the link lifetime.
+ * address. Every token works once and expires after the link lifetime; a code typed with
+ * its address is also held to the account's limits and few tries (one-time-codes.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
@@ -13,6 +14,8 @@ import type { Reply } from '../http.ts';
 import type { StackRequest } from '../request.ts';
 import type { LinkType } from './email-links.ts';
 import { expired, tokenHash } from './email-links.ts';
+import type { CodeGuard } from './one-time-codes.ts';
+import { voidCodes } from './one-time-codes.ts';
 import { hashPassword } from './passwords.ts';
 import type { SessionContext } from './sessions.ts';
 import { openSession } from './sessions.ts';
@@ -21,6 +24,24 @@ import type { AuthFailure, UserRow } from './users.ts';
 import { checkEmail, findUser, userSelect } from './users.ts';
 
 type Fail = (status: number, code: string, message: string) => Reply;
+
+/** What checking a code needs besides the database: the link settings and the guard against guessing. */
+export type CodeCheck = { mail: MailSettings; guard: CodeGuard };
+
+/** A refusal, with the seconds to wait when it is a rate limit (sent as Retry-After). */
+export type Refusal = AuthFailure & { retryAfterSeconds?: number };
+
+/** GoTrue's answer when a rate limit is reached, with the seconds until the next request may go. */
+export function rateLimited(waitMs: number): Refusal {
+  return { ok: false, status: 429, code: 'over_request_rate_limit', message: 'Request rate limit reached', retryAfterSeconds: Math.ceil(waitMs / 1000) };
+}
+
+/** The reply for a refusal, with Retry-After when it has a wait. */
+export function refusalReply(refusal: Refusal, fail: Fail): Reply {
+  const reply = fail(refusal.status, refusal.code, refusal.message);
+  if (refusal.retryAfterSeconds === undefined) return reply;
+  return { ...reply, headers: { ...reply.headers, 'Retry-After': String(refusal.retryAfterSeconds) } };
+}
 
 const singleConfirmationAccepted = 'Confirmation link accepted. Please proceed to confirm link sent to the other email';
 const linkInvalid: AuthFailure = { ok: false, status: 403, code: 'otp_expired', message: 'Email link is invalid or has expired' };
@@ -98,12 +119,28 @@ async function apply(tx: Queryable, user: UserRow, type: LinkType, hash: string,
 
 export type VerifyInput = { type?: unknown; token?: unknown; token_hash?: unknown; email?: unknown };
 
-export type Verified = { ok: true; half: true } | { ok: true; half: false; user: UserRow; type: LinkType } | AuthFailure;
+export type Verified = { ok: true; half: true } | { ok: true; half: false; user: UserRow; type: LinkType } | Refusal;
 
 const linkTypes: Array<LinkType | 'email'> = ['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email'];
 
+/**
+ * Checks a code typed with its address, within the account's limits: the account's bucket,
+ * then one of its few tries, reserved before the check; the last wrong try voids the
+ * address's codes. Unknown addresses go the same way.
+ */
+async function verifyCode(ctx: SessionContext, codes: CodeCheck, type: LinkType | 'email', email: string, code: string): Promise<Verified> {
+  const wait = codes.guard.admitAccount(email);
+  if (wait > 0) return rateLimited(wait);
+  const tryNumber = codes.guard.reserveTry(email);
+  if (tryNumber === null) return codeInvalid; // the tries are spent: the codes are void, nothing to check
+  const verified = await checkAndApply(ctx, codes.mail, type, tokenHash(email, code), codeInvalid);
+  if (verified.ok) codes.guard.forget(email);
+  else if (verified === codeInvalid && codes.guard.isLastTry(tryNumber)) await voidCodes(ctx.db, email);
+  return verified;
+}
+
 /** Checks a token (a link's hash, or an address and its code) and applies it, in one transaction. */
-export async function verifyToken(ctx: SessionContext, mail: MailSettings, input: VerifyInput): Promise<Verified> {
+export async function verifyToken(ctx: SessionContext, codes: CodeCheck, input: VerifyInput): Promise<Verified> {
   const type = input.type;
   if (typeof type !== 'string' || type === '') return { ok: false, status: 400, code: 'validation_failed', message: 'Verify requires a verification type' };
   if (!linkTypes.includes(type as LinkType)) return { ok: false, status: 400, code: 'validation_failed', message: 'Invalid email verification type' };
@@ -112,19 +149,21 @@ export async function verifyToken(ctx: SessionContext, mail: MailSettings, input
   if (hasToken === hasHash) {
     return { ok: false, status: 400, code: 'validation_failed', message: 'Verify requires either a token or a token hash' };
   }
-  let hash = String(input.token_hash ?? '');
-  let invalid = linkInvalid;
   if (hasToken) {
     const email = checkEmail(input.email);
     if (!email.ok) return { ...email, status: 422, message: 'Invalid email format' };
-    hash = tokenHash(email.email, String(input.token));
-    invalid = codeInvalid;
+    return verifyCode(ctx, codes, type as LinkType | 'email', email.email, String(input.token));
   }
+  return checkAndApply(ctx, codes.mail, type as LinkType | 'email', String(input.token_hash), linkInvalid);
+}
+
+/** Finds the user holding `hash` for `type`, and applies the link; `invalid` is the answer when it matches nobody. */
+function checkAndApply(ctx: SessionContext, mail: MailSettings, type: LinkType | 'email', hash: string, invalid: AuthFailure): Promise<Verified> {
   return ctx.db.transaction(async (tx): Promise<Verified> => {
-    const user = await userByToken(tx, type as LinkType | 'email', hash);
+    const user = await userByToken(tx, type, hash);
     if (!user) return invalid;
     if (user.banned_until && Date.parse(user.banned_until) > Date.now()) return { ok: false, status: 403, code: 'user_banned', message: 'User is banned' };
-    const sent = sentAt(user, type as LinkType | 'email', hash);
+    const sent = sentAt(user, type, hash);
     if (expired(sent.sent, mail.linkSeconds)) return invalid;
     const outcome = await apply(tx, user, sent.type, hash, mail);
     if (outcome === 'half') return { ok: true, half: true };
@@ -134,9 +173,9 @@ export async function verifyToken(ctx: SessionContext, mail: MailSettings, input
 }
 
 /** POST /verify: a session, or the message that the other address's link is still needed. */
-export async function verifyPost(ctx: SessionContext, mail: MailSettings, body: Record<string, unknown>, ok: (b: unknown) => Reply, fail: Fail): Promise<Reply> {
-  const verified = await verifyToken(ctx, mail, body);
-  if (!verified.ok) return fail(verified.status, verified.code, verified.message);
+export async function verifyPost(ctx: SessionContext, codes: CodeCheck, body: Record<string, unknown>, ok: (b: unknown) => Reply, fail: Fail): Promise<Reply> {
+  const verified = await verifyToken(ctx, codes, body);
+  if (!verified.ok) return refusalReply(verified, fail);
   if (verified.half) return ok({ msg: singleConfirmationAccepted, code: '200' });
   return ok(await openSession(ctx, verified.user, 'otp'));
 }
@@ -148,14 +187,14 @@ const oauthErrors: Record<number, string> = { 400: 'invalid_request', 401: 'unau
  * GoTrue validates before verifying; otherwise 303 to the redirect address, the session
  * or the error in its fragment.
  */
-export async function verifyGet(ctx: SessionContext, mail: MailSettings, req: StackRequest, redirect: (r: unknown) => string, fail: Fail): Promise<Reply> {
+export async function verifyGet(ctx: SessionContext, codes: CodeCheck, req: StackRequest, redirect: (r: unknown) => string, fail: Fail): Promise<Reply> {
   const params = req.url.searchParams;
   const type = params.get('type') ?? '';
   const token = params.get('token') ?? '';
   if (!type) return fail(400, 'validation_failed', 'Verify requires a verification type');
   if (!token) return fail(400, 'validation_failed', 'Verify requires a token or a token hash');
   const target = new URL(redirect(params.get('redirect_to')));
-  const verified = await verifyToken(ctx, mail, { type, token_hash: token });
+  const verified = await verifyToken(ctx, codes, { type, token_hash: token });
   const fragment = new URLSearchParams();
   if (!verified.ok) {
     if (oauthErrors[verified.status]) fragment.set('error', oauthErrors[verified.status] as string);
