@@ -15,6 +15,8 @@ export type Column = {
   isArray: boolean;
   /** A composite type: JSON paths reach into it through to_jsonb, as into arrays. */
   isComposite: boolean;
+  /** The column's default expression, as PostgREST's schema cache keeps it for `Prefer: missing=default`. */
+  default?: string;
 };
 
 export type Table = {
@@ -66,7 +68,7 @@ export type SchemaCache = {
   tables: Map<string, Table>;
 };
 
-type RawColumn = { schema: string; table: string; name: string; type: string; udt: string; is_array: boolean; is_composite: boolean };
+type RawColumn = { schema: string; table: string; name: string; type: string; udt: string; is_array: boolean; is_composite: boolean; default?: string | null };
 type RawFunction = {
   schema: string;
   name: string;
@@ -104,9 +106,11 @@ select jsonb_build_object(
   'relations', (select jsonb_agg(jsonb_build_object('schema', t.nspname, 'table', t.relname, 'kind', t.relkind)) from tbl t),
   'columns', (select jsonb_agg(jsonb_build_object('schema', t.nspname, 'table', t.relname, 'name', a.attname,
                 'type', format_type(a.atttypid, a.atttypmod), 'udt', ty.typname, 'is_array', ty.typcategory = 'A',
-                'is_composite', ty.typtype = 'c') order by t.nspname, t.relname, a.attnum)
+                'is_composite', ty.typtype = 'c',
+                'default', case when a.attgenerated = '' then pg_get_expr(d.adbin, d.adrelid) end) order by t.nspname, t.relname, a.attnum)
               from tbl t join pg_attribute a on a.attrelid = t.oid
               join pg_type ty on ty.oid = a.atttypid
+              left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
               where a.attnum > 0 and not a.attisdropped),
   'keys', (select jsonb_agg(jsonb_build_object('schema', t.nspname, 'table', t.relname, 'kind', con.contype, 'columns', k.names))
            from tbl t join pg_constraint con on con.conrelid = t.oid and con.contype in ('p', 'u')
@@ -141,7 +145,9 @@ select jsonb_build_object(
 ) as catalog`;
 
 function columnOf(raw: Omit<RawColumn, 'schema' | 'table'>): Column {
-  return { name: raw.name, type: raw.type, udt: raw.udt, isArray: raw.is_array, isComposite: raw.is_composite };
+  const column: Column = { name: raw.name, type: raw.type, udt: raw.udt, isArray: raw.is_array, isComposite: raw.is_composite };
+  if (raw.default) column.default = raw.default;
+  return column;
 }
 
 function functionOf(raw: RawFunction, schemas: string[]): DbFunction {

@@ -47,38 +47,56 @@ export function conflictTarget(table: Table, plan: InsertPlan): string[] {
   return columns;
 }
 
+/** A column name as an SQL string literal (a JSON key). */
+const keyLiteral = (name: string) => `'${name.replace(/'/g, "''")}'`;
+
+/**
+ * Each body row as a JSON object whose missing columns hold their defaults, for
+ * `missing=default` (PostgREST 12's `pgrst_json_defs`): a default is evaluated only for a
+ * row that left its column out, so a key sent as null stays null. Null when no column
+ * in play has a default (missing then means NULL either way).
+ */
+function rowsWithDefaults(table: Table, columns: string[]): string | null {
+  const filled = columns
+    .map((name) => ({ name, expression: table.columns.get(name)?.default }))
+    .filter((column): column is { name: string; expression: string } => column.expression !== undefined)
+    .map(({ name, expression }) =>
+      `CASE WHEN pgrst_elem.val ? ${keyLiteral(name)} THEN '{}'::jsonb ELSE jsonb_build_object(${keyLiteral(name)}, ${expression}) END`);
+  return filled.length ? `${filled.join(' || ')} || pgrst_elem.val` : null;
+}
+
+/**
+ * One INSERT for the whole body, whatever keys each row carries (one statement per key
+ * set would cost a statement per row at worst, which PGlite cannot even prepare), rows
+ * written and returned in the order they were sent.
+ */
 export function insertCtes(table: Table, plan: InsertPlan, params: SqlParams, returnAll: boolean): WriteCtes {
-  const union = plan.columns ?? [...new Set(plan.rows.flatMap((row) => Object.keys(row)))];
-  checkColumns(table, union);
-  // With missing=default a column absent from a row takes its default, so rows are
-  // grouped by the keys they carry and each group inserts only those columns.
-  const groups = new Map<string, { columns: string[]; rows: Array<Record<string, unknown>> }>();
-  for (const row of plan.rows) {
-    const columns = plan.missingDefault ? union.filter((c) => c in row) : union;
-    const key = columns.join(',');
-    const group = groups.get(key) ?? { columns, rows: [] };
-    group.rows.push(row);
-    groups.set(key, group);
-  }
+  const columns = plan.columns ?? [...new Set(plan.rows.flatMap((row) => Object.keys(row)))];
+  checkColumns(table, columns);
   const conflict = conflictTarget(table, plan);
   const merge = plan.resolution === 'merge-duplicates' && conflict.length > 0;
-  const ctes = [...groups.values()].map((group, i) => {
-    const rowsJson = params.add(JSON.stringify(group.rows));
-    const cols = group.columns.map(ident).join(', ');
-    const where = merge ? ` WHERE ${counter(true)}` : '';
-    let insert = group.columns.length
-      ? `INSERT INTO ${tableRef(table)} AS ${target} (${cols}) SELECT ${cols} FROM json_populate_recordset(null::${tableRef(table)}, ${rowsJson}::json)${where}`
-      : `INSERT INTO ${tableRef(table)} AS ${target} SELECT FROM json_array_elements(${rowsJson}::json)${where}`;
-    if (conflict.length) {
-      insert += ` ON CONFLICT (${conflict.map(ident).join(', ')})`;
-      insert += merge && group.columns.length
-        ? ` DO UPDATE SET ${group.columns.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')} WHERE ${counter(false)}`
-        : ' DO NOTHING';
-    }
-    return `pgrst_w${i} AS (${insert} ${returning(returnAll)})`;
-  });
-  const written = ctes.map((_, i) => `SELECT * FROM pgrst_w${i}`).join(' UNION ALL ');
-  return { ctes: [...ctes, `pgrst_w AS (${written})`], countsInserted: merge };
+  const rowsJson = params.add(JSON.stringify(plan.rows));
+  const cols = columns.map(ident).join(', ');
+  const where = merge ? ` WHERE ${counter(true)}` : '';
+  const withDefaults = plan.missingDefault ? rowsWithDefaults(table, columns) : null;
+  let insert = `INSERT INTO ${tableRef(table)} AS ${target}`;
+  if (columns.length === 0) {
+    insert += ` SELECT FROM json_array_elements(${rowsJson}::json)${where}`;
+  } else if (withDefaults) {
+    insert +=
+      ` (${cols}) SELECT ${columns.map((c) => `pgrst_body.${ident(c)}`).join(', ')}` +
+      ` FROM jsonb_array_elements(${rowsJson}::jsonb) WITH ORDINALITY AS pgrst_elem(val, ord)` +
+      ` CROSS JOIN LATERAL jsonb_populate_record(null::${tableRef(table)}, ${withDefaults}) AS pgrst_body${where} ORDER BY pgrst_elem.ord`;
+  } else {
+    insert += ` (${cols}) SELECT ${cols} FROM json_populate_recordset(null::${tableRef(table)}, ${rowsJson}::json)${where}`;
+  }
+  if (conflict.length) {
+    insert += ` ON CONFLICT (${conflict.map(ident).join(', ')})`;
+    insert += merge && columns.length
+      ? ` DO UPDATE SET ${columns.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')} WHERE ${counter(false)}`
+      : ' DO NOTHING';
+  }
+  return { ctes: [`pgrst_w AS (${insert} ${returning(returnAll)})`], countsInserted: merge };
 }
 
 export type Range = { limit?: number; offset?: number; order: OrderTerm[] };
