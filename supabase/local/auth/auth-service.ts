@@ -19,7 +19,7 @@ import { bearer, header, jsonBody } from '../request.ts';
 import { generateLink, invite } from './admin-links.ts';
 import { handleAdminUsers } from './admin-users.ts';
 import { updateCurrentUser } from './current-user.ts';
-import { redirectFor } from './email-links.ts';
+import { codeKey, redirectFor } from './email-links.ts';
 import type { Mailer } from './mailer.ts';
 import { CodeGuard } from './one-time-codes.ts';
 import { Outbox, OutboxError } from './outbox.ts';
@@ -71,7 +71,8 @@ const adminRoles = new Set(['service_role', 'supabase_admin']);
 export function createAuthService(options: AuthOptions) {
   const settings = resolveAuthSettings(options.settings, process.env, options.dataDir);
   const throttle = new SignInThrottle(settings.throttle, settings.clock);
-  const codes: CodeCheck = { mail: settings.mail, guard: new CodeGuard(settings.codes, settings.clock) };
+  const key = codeKey(options.keys.jwtSecret);
+  const codes: CodeCheck = { mail: settings.mail, guard: new CodeGuard(settings.codes, settings.clock), key };
   const keys = verificationKeys(options.keys);
   const ctx: SessionContext = { db: options.db, signer: options.keys.signing ?? options.keys.jwtSecret, issuer: options.issuer, settings };
   const publicUrl = process.env.SUPABASE_PUBLIC_URL?.trim();
@@ -79,6 +80,7 @@ export function createAuthService(options: AuthOptions) {
     authUrl: publicUrl ? `${publicUrl.replace(/\/+$/, '')}/auth/v1` : options.issuer,
     mail: settings.mail,
     outbox: new Outbox(settings.mail.outboxFile),
+    codeKey: key,
     codeSent: (to) => codes.guard.forget(to),
   };
   void prepareDummyHash();

@@ -1,12 +1,15 @@
 /**
  * E-mail links as GoTrue makes them (mail.go, crypto.go): a six-digit code, and the
  * token stored on the user (and put in the link) is SHA-224 of the address followed by
- * the code, so the code typed with the address and the link's token both verify. A link
+ * the code, so the code typed with the address and the link's token both verify. Unlike
+ * GoTrue's, the hash is keyed with a server secret (HMAC): otherwise anyone who knows an
+ * address could compute the token of each of the million codes and guess with links,
+ * which name no account and so escape the account's few tries (one-time-codes.ts). A link
  * is `<auth url>/verify?token=...&type=...&redirect_to=...`; it redirects to the site
  * unless the request named an allowed address. One kind of e-mail goes to one user at
  * most once per interval (GoTrue's SMTP max frequency), answered 429.
  */
-import { createHash, randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import type { MailSettings } from './settings.ts';
 
 export type LinkType = 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change';
@@ -15,8 +18,13 @@ export function newOtp(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
 
-export function tokenHash(email: string, otp: string): string {
-  return createHash('sha224').update(`${email}${otp}`).digest('hex');
+/** The key of the tokens: derived from the JWT secret, so it survives restarts and is as secret. */
+export function codeKey(jwtSecret: string): Buffer {
+  return createHmac('sha256', jwtSecret).update('auth one-time codes').digest();
+}
+
+export function tokenHash(key: Buffer, email: string, otp: string): string {
+  return createHmac('sha224', key).update(`${email}${otp}`).digest('hex');
 }
 
 /** Where a link leads after verifying: the requested address when allowed, else the site. */

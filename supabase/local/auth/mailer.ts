@@ -16,6 +16,8 @@ export type Mailer = {
   authUrl: string;
   mail: MailSettings;
   outbox: Outbox;
+  /** The key tokens are hashed with (codeKey in email-links.ts). */
+  codeKey: Buffer;
   /** Told the address each new code goes to: its wrong tries start afresh (one-time-codes.ts). */
   codeSent?: (to: string) => void;
 };
@@ -64,7 +66,7 @@ export async function issueLink(
 ): Promise<LinkProperties> {
   const otp = newOtp();
   const to = type === 'email_change_new' ? (options.newEmail ?? '') : (user.email ?? '');
-  const hashed = tokenHash(to, otp);
+  const hashed = tokenHash(mailer.codeKey, to, otp);
   await tx.query(storeToken[type], type.startsWith('email_change') ? [user.id, hashed, options.newEmail ?? ''] : [user.id, hashed]);
   const link = actionLink(mailer.authUrl, hashed, linkTypes[type], redirectTo);
   await mailer.outbox.deliver({ to, type, subject: subjects[type], action_link: link, email_otp: otp, redirect_to: redirectTo, via: options.via });

@@ -26,7 +26,7 @@ import { checkEmail, findUser, userSelect } from './users.ts';
 type Fail = (status: number, code: string, message: string) => Reply;
 
 /** What checking a code needs besides the database: the link settings and the guard against guessing. */
-export type CodeCheck = { mail: MailSettings; guard: CodeGuard };
+export type CodeCheck = { mail: MailSettings; guard: CodeGuard; key: Buffer };
 
 /** A refusal, with the seconds to wait when it is a rate limit (sent as Retry-After). */
 export type Refusal = AuthFailure & { retryAfterSeconds?: number };
@@ -133,7 +133,7 @@ async function verifyCode(ctx: SessionContext, codes: CodeCheck, type: LinkType 
   if (wait > 0) return rateLimited(wait);
   const tryNumber = codes.guard.reserveTry(email);
   if (tryNumber === null) return codeInvalid; // the tries are spent: the codes are void, nothing to check
-  const verified = await checkAndApply(ctx, codes.mail, type, tokenHash(email, code), codeInvalid);
+  const verified = await checkAndApply(ctx, codes.mail, type, tokenHash(codes.key, email, code), codeInvalid);
   if (verified.ok) codes.guard.forget(email);
   else if (verified === codeInvalid && codes.guard.isLastTry(tryNumber)) await voidCodes(ctx.db, email);
   return verified;

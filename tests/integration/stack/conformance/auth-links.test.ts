@@ -8,8 +8,8 @@ import { follow, lastMail, mails, tokenHashOf } from './outbox.ts';
 
 // GoTrue's e-mail flows through the unmodified auth-js: generateLink for every link type,
 // password recovery and invitations by way of the mail outbox, e-mail change confirmed
-// from both addresses. Token hashes are recomputed here (SHA-224 of address and code),
-// never taken from the code under test.
+// from both addresses. Token hashes are recomputed here (keyed SHA-224 of address and
+// code), never taken from the code under test.
 const site = 'http://localhost:4173/';
 
 for (const engine of engines) {
@@ -30,7 +30,7 @@ for (const engine of engines) {
       const { properties, user } = data;
       expect(properties?.verification_type).toBe('signup');
       expect(properties?.email_otp).toMatch(/^\d{6}$/);
-      expect(properties?.hashed_token).toBe(tokenHashOf(email, properties?.email_otp ?? ''));
+      expect(properties?.hashed_token).toBe(tokenHashOf(stack.keys.jwtSecret, email, properties?.email_otp ?? ''));
       expect(properties?.action_link).toBe(
         `${stack.url}/auth/v1/verify?token=${properties?.hashed_token}&type=signup&redirect_to=${encodeURIComponent(site)}`,
       );
@@ -72,8 +72,8 @@ for (const engine of engines) {
     it('generates e-mail change links for the current and the new address', async () => {
       const current = await admin.auth.admin.generateLink({ type: 'email_change_current', email: 'other@example.com', newEmail: 'other.new@example.com' });
       const next = await admin.auth.admin.generateLink({ type: 'email_change_new', email: 'other@example.com', newEmail: 'other.new@example.com' });
-      expect(current.data.properties?.hashed_token).toBe(tokenHashOf('other@example.com', current.data.properties?.email_otp ?? ''));
-      expect(next.data.properties?.hashed_token).toBe(tokenHashOf('other.new@example.com', next.data.properties?.email_otp ?? ''));
+      expect(current.data.properties?.hashed_token).toBe(tokenHashOf(stack.keys.jwtSecret, 'other@example.com', current.data.properties?.email_otp ?? ''));
+      expect(next.data.properties?.hashed_token).toBe(tokenHashOf(stack.keys.jwtSecret, 'other.new@example.com', next.data.properties?.email_otp ?? ''));
       const taken = await admin.auth.admin.generateLink({ type: 'email_change_new', email: 'other@example.com', newEmail: 'manager@example.com' });
       expect(taken.error).toMatchObject({ status: 422, code: 'email_exists' });
     });
@@ -128,7 +128,7 @@ for (const engine of engines) {
       const first = await fetch(`${stack.url}/auth/v1/verify`, {
         method: 'POST',
         headers: { apikey: stack.keys.anonKey, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ type: 'email_change', token_hash: tokenHashOf('moved@example.com', toNew.email_otp) }),
+        body: JSON.stringify({ type: 'email_change', token_hash: tokenHashOf(stack.keys.jwtSecret, 'moved@example.com', toNew.email_otp) }),
       });
       expect(await first.json()).toEqual({ msg: 'Confirmation link accepted. Please proceed to confirm link sent to the other email', code: '200' });
       expect(await stack.sql('select email from auth.users where id = $1', [created.data.user?.id])).toEqual([{ email: 'mover@example.com' }]);

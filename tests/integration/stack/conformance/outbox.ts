@@ -1,5 +1,5 @@
 /** Reading the embedded Auth's mail outbox (one JSON line per e-mail) and following its links, for the Auth conformance suites. */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
 export type Mail = { sent_at: string; to: string; type: string; subject: string; action_link: string; email_otp: string; redirect_to: string; via?: string };
@@ -16,8 +16,12 @@ export async function lastMail(file: string, to: string, type: string): Promise<
   return found;
 }
 
-/** GoTrue's token hash, computed here independently: SHA-224 of the address followed by the code. */
-export const tokenHashOf = (email: string, otp: string) => createHash('sha224').update(`${email}${otp}`).digest('hex');
+/**
+ * The token hash, computed here independently: SHA-224 of the address followed by the code,
+ * as GoTrue's, but keyed (HMAC) with a key derived from the JWT secret (docs/security.md).
+ */
+export const tokenHashOf = (jwtSecret: string, email: string, otp: string) =>
+  createHmac('sha224', createHmac('sha256', jwtSecret).update('auth one-time codes').digest()).update(`${email}${otp}`).digest('hex');
 
 /** Follows an e-mail link without following its redirect: the Location and its fragment's fields. */
 export async function follow(link: string): Promise<{ status: number; location: URL; fragment: URLSearchParams }> {
