@@ -15,7 +15,8 @@ insert into auth.users (
 select '00000000-0000-0000-0000-000000000000', u.id, 'authenticated', 'authenticated', u.email,
   extensions.crypt('demo1234', extensions.gen_salt('bf', 10)), now(),
   jsonb_build_object('provider', 'email', 'providers', jsonb_build_array('email'),
-                     'store_id', u.store_id, 'is_admin', u.is_admin),
+                     'store_id', u.store_id, 'is_admin', u.is_admin,
+                     'firstName', u.first_name, 'lastName', u.last_name, 'displayName', u.display_name),
   jsonb_build_object('store_id', u.store_id, 'is_admin', u.is_admin,
                      'firstName', u.first_name, 'lastName', u.last_name, 'displayName', u.display_name),
   now(), now()

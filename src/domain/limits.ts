@@ -307,6 +307,11 @@ export const fieldLimits = {
     // Stamped by the server from the person's account; the device only shows them.
     closed_by_name: text('Closed by', 200),
     reopened_by_name: text('Reopened by', 200),
+    // The work pattern and Work Mix target the month was closed with, kept by the server.
+    work_week: { kind: 'code', label: 'Work week', maxLength: 7, pattern: '^[01]{7}$' },
+    mix_target_cp: share('CP share of hours target'),
+    mix_target_w: share('Warranty share of hours target'),
+    mix_target_i: share('Internal share of hours target'),
   },
   monthly_operational_inputs: {
     year,

@@ -26,8 +26,9 @@ const current = recordChangesFrom('20260601000200_change_history_by_column.sql')
 
 const rolledBack = Symbol('rolled back');
 
-// Settings, people and the calendar are not figures: their changes are not recorded.
-const notRecorded = ['stores', 'store_settings', 'user_dashboard_preferences', 'front_end_team_advisors', 'month_closures', 'store_calendar_days'];
+// Stores, people and closures are not figures: their changes are not recorded. The store's
+// settings and calendar are (its work pattern and Work Mix target make a month's figures).
+const notRecorded = ['stores', 'user_dashboard_preferences', 'front_end_team_advisors', 'month_closures'];
 const recordedTables = syncedTableNames.filter((table) => !notRecorded.includes(table));
 
 for (const engine of engines) {

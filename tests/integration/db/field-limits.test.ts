@@ -55,6 +55,7 @@ const longestValid: Record<string, string> = {
   'daily_inputs.year_week_actual': '2031-10',
   'monthly_targets.metric_key': `a${'B'.repeat(63)}`,
   'store_settings.work_week': '1111110',
+  'month_closures.work_week': '1111110',
 };
 
 const text = (n: number) => String(n);
