@@ -3,7 +3,9 @@
  * It verifies the caller's token and admin flag (from app_metadata, which only the
  * service role writes) before anything else, then acts with the service role. The store
  * and admin flag go to app_metadata (what row-level security trusts) and to
- * user_metadata (what the screens read).
+ * user_metadata (what the screens read); so do the person's names, which the database
+ * reads from app_metadata alone for who closed a month or changed a figure (a person may
+ * rewrite their own user_metadata, never their app_metadata).
  */
 import { corsHeaders, bearerToken, json } from '../_shared/http.ts';
 import type { AuthAdmin, AuthUser } from './auth-admin.ts';
@@ -33,7 +35,8 @@ function listing(user: AuthUser) {
 
 function metadataFor(profile: UserProfile) {
   return {
-    app_metadata: { store_id: profile.store_id, is_admin: profile.is_admin },
+    // A null name removes the key (Auth's merge), and the e-mail address is shown instead.
+    app_metadata: { store_id: profile.store_id, is_admin: profile.is_admin, firstName: profile.firstName, lastName: profile.lastName, displayName: profile.displayName },
     user_metadata: { ...profile },
   };
 }

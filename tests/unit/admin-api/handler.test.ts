@@ -86,10 +86,28 @@ describe('admin-api handler', () => {
           email: 'tech@example.com',
           password: 'secret1',
           email_confirm: true,
-          app_metadata: { store_id: store, is_admin: false },
+          app_metadata: { store_id: store, is_admin: false, firstName: null, lastName: null, displayName: null },
           user_metadata: { firstName: null, lastName: null, displayName: null, store_id: store, is_admin: false },
         },
       ],
+    ]);
+  });
+
+  it('keeps the names the admin gives in app_metadata too, where the server reads who closed a month or changed a figure', async () => {
+    const { call, writes } = setup();
+    const names = { firstName: 'Nia', lastName: 'Lopez', displayName: 'Nia L.' };
+    await call('admin-token', { action: 'createUser', payload: { email: 'nia@example.com', password: 'secret1', user_metadata: { ...names, store_id: store } } });
+    await call('admin-token', {
+      action: 'updateUserById',
+      payload: { id: '33333333-3333-4333-8333-333333333333', attributes: { user_metadata: { firstName: ' Nia ', lastName: '', displayName: null } } },
+    });
+    // A password change alone leaves every name as it is.
+    await call('admin-token', { action: 'updateUserById', payload: { id: '33333333-3333-4333-8333-333333333333', attributes: { password: 'secret2' } } });
+    expect(writes.map(([, attributes]) => (attributes as { app_metadata?: unknown }).app_metadata)).toEqual([
+      { store_id: store, is_admin: false, ...names },
+      // Null removes a name (Auth drops a key set to null): the e-mail address shows instead.
+      { store_id: null, is_admin: false, firstName: 'Nia', lastName: null, displayName: null },
+      undefined,
     ]);
   });
 
