@@ -6,6 +6,7 @@
  * envelope, a bad value, a foreign store, an unknown column), so no case may change data.
  */
 import { gzipSync } from 'node:zlib';
+import { codeGuessCases } from './code-cases.ts';
 import type { Pick, Tokens } from './random.ts';
 
 export type HttpCase = { method: string; path: string; headers: Record<string, string>; body?: string | Buffer<ArrayBuffer> };
@@ -240,7 +241,7 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
     [0.04, functionCase],
     [0.06, odd],
   ];
-  return Array.from({ length: count }, () => {
+  const generated = Array.from({ length: count }, () => {
     let r = pick.next();
     for (const [weight, make] of shapes) {
       if (r < weight) return make();
@@ -248,4 +249,6 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
     }
     return odd();
   });
+  // Guessed one-time codes, from their own source: the stream above stays as it was.
+  return [...generated, ...codeGuessCases(tokens, Math.ceil(count / 25))];
 }
