@@ -27,6 +27,18 @@ export const serviceLimits = {
   realtimeChannelsPerConnection: 20,
   /** Realtime connections one client address may hold: a dealership's tablets and desktops share one address. */
   realtimeConnectionsPerAddress: 100,
+  /** Realtime connections the backend holds at once, from all addresses (hosted Pro's quota): what bounds Realtime's memory. */
+  realtimeConnections: 500,
+  /** `postgres_changes` bindings one channel may hold: the device's sync channel holds one per synced table (23). */
+  realtimeBindingsPerChannel: 50,
+  /** `postgres_changes` bindings all channels of one connection may hold together. */
+  realtimeBindingsPerConnection: 100,
+  /** Longest `postgres_changes` filter (`column=op.value`), in characters; the device sends none. */
+  realtimeFilterLength: 256,
+  /** Longest channel topic, and longest schema, table or event name of a binding, in characters. */
+  realtimeTopicLength: 200,
+  /** Largest websocket frame Realtime reads, in bytes: a join at every cap above fits in a fraction of it. */
+  realtimeFrameBytes: 64 * 1024,
 
   /**
    * Longest a client-driven statement (REST, RPC) may run, in milliseconds, as hosted

@@ -6,9 +6,12 @@
  * be read back: the trigger says whose row it was and visibility.ts decides who hears of
  * it; like hosted Realtime they carry only the primary key.
  *
- * Costs are bounded: channels per connection and connections per address are capped
- * (serviceLimits), subscribers who may not read a table cost no database work, and
- * subscribers with the same claims share one read-back per change.
+ * Costs are bounded: connections (in all and per address), channels and bindings per
+ * connection, bindings per channel, the length of topics and filters and the size of a
+ * frame are capped (serviceLimits), so Realtime's memory has a ceiling (measured in
+ * docs/security.md); a connection is read no faster than its messages are handled.
+ * Subscribers who may not read a table cost no database work, and subscribers with the
+ * same claims share one read-back per change.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -22,15 +25,15 @@ import { verifyJwt } from '../jwt.ts';
 import { log } from '../logger.ts';
 import { requestTarget } from '../request-boundary.ts';
 import type { SchemaCache } from '../rest/schema-cache.ts';
-import type { Filter } from './filters.ts';
-import { matchesFilter, parseFilter } from './filters.ts';
+import { matchesFilter } from './filters.ts';
+import type { Binding } from './join-request.ts';
+import { readBindings, tooManyBindings } from './join-request.ts';
 import type { PhoenixMessage } from './protocol.ts';
 import { decode, encode } from './protocol.ts';
 import { readRowAs } from './read-back.ts';
 import type { DeletedRow, Reader } from './visibility.ts';
 import { claimsMayHearOfDelete, deleteAudience, readersOf } from './visibility.ts';
 
-type Binding = { id: number; request: Record<string, unknown>; event: string; schema: string; table?: string; filter?: Filter };
 type Channel = { topic: string; joinRef: string | null; claims: JwtClaims; bindings: Binding[] };
 type Connection = {
   socket: WebSocket;
@@ -40,6 +43,10 @@ type Connection = {
   channels: Map<string, Channel>;
   /** Messages are handled one after another, in the order they arrived. */
   inbox: Promise<void>;
+  /** Messages received and not yet handled: past a few, the socket is not read until they are. */
+  waiting: number;
+  /** The last token verified on this connection: its channels share one claims object. */
+  lastToken: { token: string; claims: JwtClaims } | null;
 };
 type Change = DeletedRow & { type: string; commit_timestamp: string; old?: Record<string, unknown> };
 
@@ -50,6 +57,8 @@ export type RealtimeOptions = {
   schema: () => SchemaCache;
   channelsPerConnection?: number;
   connectionsPerAddress?: number;
+  /** Connections in all; default serviceLimits.realtimeConnections. */
+  connections?: number;
 };
 
 /** Database work done for deliveries, for tests and benchmarks. */
@@ -58,11 +67,21 @@ export type RealtimeStats = { rowReads: number; readerLookups: number; refusedJo
 const subscriberRoles = new Set(['anon', 'authenticated', 'service_role']);
 /** WebSocket close code 1013, "try again later": realtime-js reconnects with its backoff. */
 const tryAgainLater = 1013;
+/** Messages of one connection that may wait to be handled before the socket is paused. */
+const inboxDepth = 4;
 
 export function createRealtimeService(options: RealtimeOptions) {
   const channelCap = options.channelsPerConnection ?? serviceLimits.realtimeChannelsPerConnection;
   const connectionCap = options.connectionsPerAddress ?? serviceLimits.realtimeConnectionsPerAddress;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const totalCap = options.connections ?? serviceLimits.realtimeConnections;
+  const bindingCap = serviceLimits.realtimeBindingsPerConnection;
+  const joinLimits = {
+    bindingsPerChannel: serviceLimits.realtimeBindingsPerChannel,
+    filterLength: serviceLimits.realtimeFilterLength,
+    topicLength: serviceLimits.realtimeTopicLength,
+  };
+  // A larger frame closes the socket (1009) before it is read into memory whole.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: serviceLimits.realtimeFrameBytes });
   const connections = new Set<Connection>();
   const stats: RealtimeStats = { rowReads: 0, readerLookups: 0, refusedJoins: 0, refusedConnections: 0 };
   /** Published tables the anon role may SELECT: only these cost a read-back for anonymous subscribers. */
@@ -76,45 +95,42 @@ export function createRealtimeService(options: RealtimeOptions) {
   const reply = (conn: Connection, to: PhoenixMessage, status: 'ok' | 'error', response: Record<string, unknown>) =>
     send(conn, { joinRef: to.joinRef, ref: to.ref, topic: to.topic, event: 'phx_reply', payload: { status, response } });
 
-  async function claimsFor(token: unknown): Promise<JwtClaims | null> {
+  async function claimsFor(conn: Connection, token: unknown): Promise<JwtClaims | null> {
     if (typeof token !== 'string') return null;
+    if (conn.lastToken?.token === token) return conn.lastToken.claims;
     const check = await verifyJwt(token, options.jwtSecret);
-    return check.ok && subscriberRoles.has(check.claims.role ?? 'anon') ? check.claims : null;
+    if (!check.ok || !subscriberRoles.has(check.claims.role ?? 'anon')) return null;
+    conn.lastToken = { token, claims: check.claims };
+    return check.claims;
+  }
+
+  /** Why this connection may not hold one more channel with `bindings` under `topic`, or null. */
+  function overCap(conn: Connection, topic: string, bindings: number): string | null {
+    if (!conn.channels.has(topic) && conn.channels.size >= channelCap) return `ChannelRateLimitReached: Too many channels (at most ${channelCap})`;
+    let held = bindings;
+    for (const channel of conn.channels.values()) if (channel.topic !== topic) held += channel.bindings.length;
+    return held > bindingCap ? tooManyBindings('connection', bindingCap) : null;
   }
 
   async function join(conn: Connection, message: PhoenixMessage) {
-    if (!conn.channels.has(message.topic) && conn.channels.size >= channelCap) {
+    const read = readBindings(message.topic, message.payload, joinLimits);
+    const refusal = 'reason' in read ? read.reason : overCap(conn, message.topic, read.bindings.length);
+    if (refusal || 'reason' in read) {
       stats.refusedJoins += 1;
-      return reply(conn, message, 'error', { reason: `ChannelRateLimitReached: Too many channels (at most ${channelCap})` });
+      return reply(conn, message, 'error', { reason: refusal });
     }
-    const claims = await claimsFor(message.payload.access_token ?? conn.apikey);
+    const { bindings } = read;
+    const claims = await claimsFor(conn, message.payload.access_token ?? conn.apikey);
     if (!claims) return reply(conn, message, 'error', { reason: 'Invalid or expired JWT' });
-    const config = (message.payload.config ?? {}) as { postgres_changes?: unknown };
-    const requested = Array.isArray(config.postgres_changes) ? (config.postgres_changes as Array<Record<string, unknown>>) : [];
-    const bindings: Binding[] = [];
-    for (const [index, request] of requested.entries()) {
-      // A hostile or broken client can send anything here: answer it, never throw.
-      if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-        return reply(conn, message, 'error', { reason: 'Invalid postgres_changes binding: expected an object' });
-      }
-      const filter = parseFilter(request.filter);
-      if (filter === null) return reply(conn, message, 'error', { reason: `Invalid filter: ${String(request.filter)}` });
-      bindings.push({
-        id: 1000 + index,
-        request,
-        event: String(request.event ?? '*').toUpperCase(),
-        schema: String(request.schema ?? 'public'),
-        table: typeof request.table === 'string' && request.table !== '*' ? request.table : undefined,
-        filter,
-      });
-    }
     // Checked again after the await: other joins of this connection ran meanwhile.
-    if (!conn.channels.has(message.topic) && conn.channels.size >= channelCap) {
+    const late = overCap(conn, message.topic, bindings.length);
+    if (late) {
       stats.refusedJoins += 1;
-      return reply(conn, message, 'error', { reason: `ChannelRateLimitReached: Too many channels (at most ${channelCap})` });
+      return reply(conn, message, 'error', { reason: late });
     }
-    conn.channels.set(message.topic, { topic: message.topic, joinRef: message.joinRef, claims, bindings });
-    reply(conn, message, 'ok', { postgres_changes: bindings.map((b) => ({ ...b.request, id: b.id })) });
+    const joinRef = message.joinRef !== null && message.joinRef.length <= joinLimits.topicLength ? message.joinRef : null;
+    conn.channels.set(message.topic, { topic: message.topic, joinRef, claims, bindings });
+    reply(conn, message, 'ok', { postgres_changes: bindings.map((b) => ({ ...b.echo, id: b.id })) });
     if (bindings.length) {
       send(conn, {
         joinRef: null,
@@ -138,7 +154,7 @@ export function createRealtimeService(options: RealtimeOptions) {
       return send(conn, { joinRef: message.joinRef, ref: message.ref, topic: message.topic, event: 'phx_close', payload: {} });
     }
     if (message.event === 'access_token' && channel) {
-      const claims = await claimsFor(message.payload.access_token);
+      const claims = await claimsFor(conn, message.payload.access_token);
       if (claims) channel.claims = claims;
       return reply(conn, message, claims ? 'ok' : 'error', claims ? {} : { reason: 'Invalid or expired JWT' });
     }
@@ -228,9 +244,9 @@ export function createRealtimeService(options: RealtimeOptions) {
   function admit(conn: Connection): boolean {
     let held = 0;
     for (const other of connections) if (other.address === conn.address) held += 1;
-    if (held >= connectionCap) {
+    if (held >= connectionCap || connections.size >= totalCap) {
       stats.refusedConnections += 1;
-      conn.socket.close(tryAgainLater, 'Too many connections from this address');
+      conn.socket.close(tryAgainLater, held >= connectionCap ? 'Too many connections from this address' : 'Too many connections');
       return false;
     }
     connections.add(conn);
@@ -271,12 +287,21 @@ export function createRealtimeService(options: RealtimeOptions) {
           address: addressGroup(req.socket.remoteAddress ?? 'unknown'),
           channels: new Map(),
           inbox: Promise.resolve(),
+          waiting: 0,
+          lastToken: null,
         };
         if (!admit(conn)) return;
         ws.on('message', (data) => {
+          // A client sending faster than its messages are handled waits in its own TCP buffers, not in this heap.
+          conn.waiting += 1;
+          if (conn.waiting >= inboxDepth) ws.pause();
           conn.inbox = conn.inbox
             .then(() => onMessage(conn, data.toString()))
-            .catch((error: unknown) => log.error(`realtime: ${String(error)}`));
+            .catch((error: unknown) => log.error(`realtime: ${String(error)}`))
+            .finally(() => {
+              conn.waiting -= 1;
+              if (conn.waiting === 0 && ws.isPaused) ws.resume();
+            });
         });
         ws.on('close', () => connections.delete(conn));
         ws.on('error', () => connections.delete(conn));

@@ -73,6 +73,9 @@ describe('Realtime caps what one client may cost', () => {
         year: 2033,
         month: 1,
         day_of_week_iso: new Date(Date.UTC(2033, 0, day)).getUTCDay() || 7,
+        // January 2033 starts on a Saturday: Sunday-to-Saturday weeks of the month, and ISO weeks.
+        week_of_month_display: day === 1 ? 1 : day <= 8 ? 2 : 3,
+        year_week_actual: day <= 2 ? '2032-53' : day <= 9 ? '2033-01' : '2033-02',
         value: day,
       });
       expect(error).toBeNull();
@@ -97,6 +100,98 @@ describe('Realtime caps what one client may cost', () => {
     await until(() => elsewhere.frames.length === 1);
     expect(elsewhere.frames[0]?.[4]).toMatchObject({ status: 'ok' });
     for (const h of [...held, elsewhere]) h.socket.close();
+  });
+});
+
+describe('Realtime caps what one join and one connection may hold', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(() => stack?.stop());
+
+  const binding = (i: number) => ({ event: '*', schema: 'public', table: 'daily_inputs', filter: `id=eq.${i}` });
+  const join = (topic: string, ref: string, bindings: unknown[]) => JSON.stringify([ref, ref, topic, 'phx_join', { config: { postgres_changes: bindings } }]);
+  const replyTo = (frames: Frame[], ref: string) => frames.find((f) => f[3] === 'phx_reply' && f[1] === ref)?.[4] as { status: string; response: { reason?: string } } | undefined;
+
+  it('answers a join with more bindings than a channel may hold with an error reply, and keeps nothing of it', async () => {
+    const { socket, frames } = openSocket(stack, '127.0.0.20');
+    await opened(socket);
+    const cap = serviceLimits.realtimeBindingsPerChannel;
+    socket.send(join('realtime:too-many', '1', Array.from({ length: cap + 1 }, (_, i) => binding(i))));
+    socket.send(join('realtime:just-right', '2', Array.from({ length: cap }, (_, i) => binding(i))));
+    await until(() => replyTo(frames, '1') !== undefined && replyTo(frames, '2') !== undefined);
+    expect(replyTo(frames, '1')).toEqual({ status: 'error', response: { reason: `PostgresChangesLimitReached: Too many postgres_changes bindings on one channel (at most ${cap})` } });
+    expect(replyTo(frames, '2')?.status).toBe('ok');
+    // The refused channel was not kept: a message to it is answered as to no channel.
+    socket.send(JSON.stringify(['1', '3', 'realtime:too-many', 'access_token', { access_token: stack.keys.anonKey }]));
+    await until(() => replyTo(frames, '3') !== undefined);
+    expect(replyTo(frames, '3')).toEqual({ status: 'error', response: { reason: 'unmatched topic' } });
+    socket.close();
+  });
+
+  it('refuses the join that would take a connection past its bindings, however they are spread over channels', async () => {
+    const { socket, frames } = openSocket(stack, '127.0.0.21');
+    await opened(socket);
+    const perChannel = serviceLimits.realtimeBindingsPerChannel;
+    const perConnection = serviceLimits.realtimeBindingsPerConnection;
+    const full = Math.floor(perConnection / perChannel);
+    for (let i = 0; i < full; i += 1) socket.send(join(`realtime:part-${i}`, String(i), Array.from({ length: perChannel }, (_, b) => binding(b))));
+    const left = perConnection - full * perChannel;
+    socket.send(join('realtime:one-too-many', 'over', Array.from({ length: left + 1 }, (_, b) => binding(b))));
+    await until(() => replyTo(frames, 'over') !== undefined);
+    for (let i = 0; i < full; i += 1) expect(replyTo(frames, String(i))?.status).toBe('ok');
+    expect(replyTo(frames, 'over')).toEqual({
+      status: 'error',
+      response: { reason: `PostgresChangesLimitReached: Too many postgres_changes bindings on one connection (at most ${perConnection})` },
+    });
+    // Leaving a channel gives its bindings back.
+    socket.send(JSON.stringify(['0', 'leave', 'realtime:part-0', 'phx_leave', {}]));
+    socket.send(join('realtime:one-too-many', 'again', Array.from({ length: left + 1 }, (_, b) => binding(b))));
+    await until(() => replyTo(frames, 'again') !== undefined);
+    expect(replyTo(frames, 'again')?.status).toBe('ok');
+    socket.close();
+  });
+
+  it('refuses a filter or a topic longer than the limits, and a frame larger than one join may need closes only that socket', async () => {
+    const { socket, frames } = openSocket(stack, '127.0.0.22');
+    await opened(socket);
+    const longFilter = `id=eq.${'9'.repeat(serviceLimits.realtimeFilterLength)}`;
+    socket.send(join('realtime:long-filter', 'f', [{ event: '*', schema: 'public', table: 'daily_inputs', filter: longFilter }]));
+    socket.send(join(`realtime:${'t'.repeat(serviceLimits.realtimeTopicLength)}`, 't', [binding(1)]));
+    socket.send(join('realtime:long-table', 'n', [{ event: '*', schema: 'public', table: 'x'.repeat(serviceLimits.realtimeTopicLength + 1) }]));
+    await until(() => ['f', 't', 'n'].every((ref) => replyTo(frames, ref) !== undefined));
+    expect(replyTo(frames, 'f')).toEqual({ status: 'error', response: { reason: `InvalidJoinPayload: a filter may be at most ${serviceLimits.realtimeFilterLength} characters` } });
+    expect(replyTo(frames, 't')).toEqual({ status: 'error', response: { reason: `InvalidJoinPayload: a topic may be at most ${serviceLimits.realtimeTopicLength} characters` } });
+    expect(replyTo(frames, 'n')?.status).toBe('error');
+
+    // The join seen in the wild: 10,000 bindings in a 1 MiB frame.
+    const flood = openSocket(stack, '127.0.0.23');
+    await opened(flood.socket);
+    const huge = join('realtime:flood', '1', Array.from({ length: 10_000 }, (_, i) => ({ event: '*', schema: 'public', table: 'daily_inputs', filter: `id=eq.${String(i).padStart(80, '0')}` })));
+    expect(Buffer.byteLength(huge)).toBeGreaterThan(serviceLimits.realtimeFrameBytes);
+    flood.socket.send(huge);
+    expect(await flood.closed).toBe(1009);
+    socket.send(JSON.stringify([null, 'hb', 'phoenix', 'heartbeat', {}]));
+    await until(() => replyTo(frames, 'hb') !== undefined);
+    expect(replyTo(frames, 'hb')?.status).toBe('ok');
+    socket.close();
+  });
+
+  it('reports a channel over the bindings cap to realtime-js as a channel error naming the limit', async () => {
+    const manager = await stack.signIn('manager@example.com');
+    const channel = manager.channel('greedy');
+    for (let i = 0; i <= serviceLimits.realtimeBindingsPerChannel; i += 1) {
+      channel.on('postgres_changes', { event: '*', schema: 'public', table: 'daily_inputs', filter: `id=eq.${i}` }, () => undefined);
+    }
+    const failure = await new Promise<Error | undefined>((resolve) => {
+      channel.subscribe((status, error) => {
+        if (status === 'CHANNEL_ERROR') resolve(error);
+        if (status === 'SUBSCRIBED') resolve(undefined);
+      });
+    });
+    expect(failure?.message).toMatch(/^PostgresChangesLimitReached: Too many postgres_changes bindings on one channel/);
+    await manager.removeChannel(channel);
   });
 });
 
