@@ -19,8 +19,12 @@ export const defaultWorkWeek: WorkWeek = '1111110';
 
 export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
-/** The weekdays a store works and the dates that differ (true: open on a closed weekday; false: a holiday). */
-export type WorkPattern = { workWeek: WorkWeek; exceptions: ReadonlyMap<IsoDate, boolean> };
+/**
+ * The weekdays a store works and the dates that differ (true: open on a closed weekday;
+ * false: a holiday). A closed month keeps the weekdays it was closed with (`closedMonths`),
+ * so a pattern changed later changes only the months still open.
+ */
+export type WorkPattern = { workWeek: WorkWeek; exceptions: ReadonlyMap<IsoDate, boolean>; closedMonths?: ReadonlyMap<MonthKey, WorkWeek> };
 
 export const isWorkWeek = (value: unknown): value is WorkWeek => typeof value === 'string' && /^[01]{7}$/.test(value);
 
@@ -28,8 +32,16 @@ export function workPattern(workWeek: unknown, exceptions: ReadonlyMap<IsoDate, 
   return { workWeek: isWorkWeek(workWeek) ? workWeek : defaultWorkWeek, exceptions };
 }
 
+/** The pattern with the weekdays each closed month was closed with (a closure without a valid one is left out). */
+export function withClosedMonths(pattern: WorkPattern, closedWeeks: ReadonlyMap<MonthKey, unknown>): WorkPattern {
+  const closedMonths = new Map<MonthKey, WorkWeek>();
+  for (const [month, week] of closedWeeks) if (isWorkWeek(week)) closedMonths.set(month, week);
+  return closedMonths.size === 0 ? pattern : { ...pattern, closedMonths };
+}
+
 export function isWorkDay(pattern: WorkPattern, date: IsoDate): boolean {
-  return pattern.exceptions.get(date) ?? pattern.workWeek[isoDayOfWeek(date) - 1] === '1';
+  const week = pattern.closedMonths?.get(date.slice(0, 7)) ?? pattern.workWeek;
+  return pattern.exceptions.get(date) ?? week[isoDayOfWeek(date) - 1] === '1';
 }
 
 /** The part of a week inside one month: the row its days complete and work days are kept in. */

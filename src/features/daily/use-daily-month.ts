@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import type { MonthRows } from '../../data/repositories/month-rows.ts';
 import { laborEntriesOf, useMonthDayRows, useMonthRows } from '../../data/repositories/month-rows.ts';
+import { asClosedMonth, useClosedMonth } from '../../data/repositories/month-closures.ts';
 import type { MonthlyTable } from '../../domain/monthly-table.ts';
 import { monthlyTable } from '../../domain/monthly-table.ts';
 import { numberOrNull } from '../../data/values.ts';
@@ -21,7 +22,7 @@ import type { GridWeek } from '../../domain/month-grid.ts';
 import { monthGrid } from '../../domain/month-grid.ts';
 import type { MonthKey } from '../../domain/month.ts';
 import type { MonthDays, PartDays } from '../../domain/work-days.ts';
-import { monthDays, workPattern } from '../../domain/work-days.ts';
+import { monthDays, withClosedMonths, workPattern } from '../../domain/work-days.ts';
 
 export type CellKey = `${IsoDate}|${LabourRow}|${Metric}`;
 export const cellKey = (date: IsoDate, row: LabourRow, metric: Metric): CellKey => `${date}|${row}|${metric}`;
@@ -111,16 +112,35 @@ export function dailyMonthOf(rows: MonthRows, today: IsoDate): DailyMonth {
   return { month: rows.month, grid, values, weeks, days, totals, figures, paces, rows };
 }
 
-/** The month's days complete and work days alone, for screens that do not show the grid. */
+/**
+ * The month's days complete and work days alone, for screens that do not show the grid.
+ * A closed month's come from the work week it was closed with (docs/figures.md).
+ */
 export function useMonthDays(storeId: string | null, month: MonthKey): MonthDays | undefined {
   const rows = useMonthDayRows(storeId, month);
-  return useMemo(() => (rows === undefined ? undefined : monthDays(month, rows?.weeks ?? new Map(), rows?.pattern ?? workPattern(null), todayIso())), [rows, month]);
+  const closure = useClosedMonth(storeId, month);
+  return useMemo(() => {
+    if (rows === undefined) return undefined;
+    const pattern = withClosedMonths(rows?.pattern ?? workPattern(null), new Map([[month, closure?.work_week]]));
+    return monthDays(month, rows?.weeks ?? new Map(), pattern, todayIso());
+  }, [rows, closure, month]);
 }
 
-/** Undefined while the device database is still answering; null without a store. */
+/**
+ * Undefined while the device database is still answering; null without a store. A closed
+ * month is computed with the settings it was closed with; while its closure is still
+ * being read (a single key lookup) the month is shown as open rather than held back,
+ * which differs only when its settings changed after closing.
+ */
 export function useDailyMonth(storeId: string | null, month: MonthKey): DailyMonth | undefined {
   const rows = useMonthRows(storeId, month);
-  return useMemo(() => (rows === undefined ? undefined : rows === null ? dailyMonthOf(emptyRows(month), todayIso()) : computedMonth(rows, todayIso())), [rows, month]);
+  const closure = useClosedMonth(storeId, month);
+  // The same rows object while the month is open, so each month's computed view is reused.
+  const asComputed = useMemo(() => (rows ? asClosedMonth(rows, closure) : rows), [rows, closure]);
+  return useMemo(
+    () => (asComputed === undefined ? undefined : asComputed === null ? dailyMonthOf(emptyRows(month), todayIso()) : computedMonth(asComputed, todayIso())),
+    [asComputed, month],
+  );
 }
 
 /** Each month's view, computed once per version of its rows (and day): switching back to a month reuses it. */

@@ -6,7 +6,7 @@ import { deriveYearlyRow, hasYearlyData } from '../../domain/yearly.ts';
 import { useAccount, useSyncStatus } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import type { Row } from '../../data/synced-tables.ts';
-import { useYearDays } from '../../data/repositories/month-rows.ts';
+import { useYearDaysAsClosed } from '../../data/repositories/month-closures.ts';
 import type { MonthDays } from '../../domain/work-days.ts';
 import { todayIso } from '../daily/use-daily-month.ts';
 import type { InputField } from './YearBlock.tsx';
@@ -44,8 +44,8 @@ export function YearlyPage() {
   const current = useYearlyInputs(storeId, year);
   const previous = useYearlyInputs(storeId, year - 1);
   const today = todayIso();
-  const currentDays = useYearDays(storeId, year, today);
-  const previousDays = useYearDays(storeId, year - 1, today);
+  const currentDays = useYearDaysAsClosed(storeId, year, today);
+  const previousDays = useYearDaysAsClosed(storeId, year - 1, today);
   const [message, setMessage] = useState<Message | null>(null);
 
   useEffect(() => {
