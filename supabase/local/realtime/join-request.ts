@@ -21,6 +21,7 @@ export type Binding = {
 export type JoinLimits = { bindingsPerChannel: number; filterLength: number; topicLength: number };
 
 const fields = ['event', 'schema', 'table', 'filter'] as const;
+const events = new Set(['*', 'INSERT', 'UPDATE', 'DELETE']);
 
 export const tooManyBindings = (where: 'channel' | 'connection', cap: number) =>
   `PostgresChangesLimitReached: Too many postgres_changes bindings on one ${where} (at most ${cap})`;
@@ -47,11 +48,13 @@ export function readBindings(topic: string, payload: Record<string, unknown>, li
       if (value.length > cap) return { reason: `InvalidJoinPayload: a ${field} may be at most ${cap} characters` };
       echo[field] = value;
     }
+    const event = (echo.event ?? '*').toUpperCase();
+    if (!events.has(event)) return { reason: `InvalidJoinPayload: postgres_changes event must be one of ${[...events].join(', ')}` };
     const filter = parseFilter(echo.filter);
     if (filter === null) return { reason: `Invalid filter: ${String(echo.filter)}` };
     bindings.push({
       id: 1000 + index,
-      event: (echo.event ?? '*').toUpperCase(),
+      event,
       schema: echo.schema ?? 'public',
       table: echo.table !== undefined && echo.table !== '*' ? echo.table : undefined,
       filter,

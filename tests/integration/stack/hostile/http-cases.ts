@@ -37,6 +37,17 @@ const badBodies = [
   '{', '[1,2]', '"text"', 'null', '{"value": "abc"}', '{"nope": 1}', '[{"value": []}]', '{"entry_date": "yesterday"}',
   '[[]]', '{"__proto__": {"x": 1}}', '{"value": 1e309}', '{"value": NaN}', '[' + '['.repeat(5000), '{"a":' + '{"a":'.repeat(3000) + '1',
   '{"value": "\\u0000"}', '\uFEFF{}', '{"store_id": "22222222-2222-4222-8222-222222222222", "year": 2031, "month": 1}',
+  // Targets of another store, each row with its own set of keys: one INSERT however many
+  // sets (with missing=default, each row's defaults), refused by the store's policy.
+  JSON.stringify(Array.from({ length: 300 }, (_, i) => {
+    const row: Record<string, unknown> = { store_id: '22222222-2222-4222-8222-222222222222', metric_key: 'cpElr' };
+    const optional: Record<string, unknown> = { year: 2000 + i, month: (i % 12) + 1, target_value: i, deleted_at: null, updated_at: '2031-01-01T00:00:00Z' };
+    Object.entries(optional).forEach(([key, value], bit) => {
+      if (i & (1 << bit)) row[key] = value;
+    });
+    if (i & 32) row.id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    return row;
+  })),
 ];
 const invalidUtf8 = [Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), Buffer.from([0xc3, 0x28]), Buffer.from([0xe2, 0x82]), Buffer.from([0xc0, 0xaf])];
 

@@ -28,6 +28,12 @@ export function socketCases(pick: Pick, tokens: Tokens, count: number): SocketCa
     JSON.stringify(['1', '4', 'realtime:t', 'broadcast', { event: 'x', payload: { a: 1 } }]),
     JSON.stringify([null, '5', 'phoenix', 'heartbeat', 'not-an-object']),
     JSON.stringify({ topic: 'realtime:t', event: 'phx_join', payload: { config: { postgres_changes: [null] } }, ref: '1' }),
+    // Past Realtime's caps: bindings on one channel, a filter's length, an unknown event, and
+    // (closing the socket for its size) a join of 10,000 bindings.
+    join({ config: { postgres_changes: Array.from({ length: 51 }, (_, i) => ({ event: '*', schema: 'public', table: 'stores', filter: `id=eq.${i}` })) } }),
+    join({ config: { postgres_changes: [{ event: '*', schema: 'public', table: 'stores', filter: `name=eq.${'€'.repeat(300)}` }] } }),
+    join({ config: { postgres_changes: [{ event: 'TRUNCATE', schema: 'public', table: 'stores' }] } }),
+    join({ config: { postgres_changes: Array.from({ length: 10_000 }, (_, i) => ({ event: '*', schema: 'public', table: 'daily_inputs', filter: `id=eq.${i}` })) } }),
     '['.repeat(10_000),
     JSON.stringify(['1', '1', `realtime:${'t'.repeat(100_000)}`, 'phx_join', {}]),
   ];
