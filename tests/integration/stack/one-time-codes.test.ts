@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Socket } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +27,30 @@ const wrongCode = (right: string, i: number) => String((Number(right) + 1 + i) %
 
 /** One loopback address per (test, index): all of 127/8 reaches the stack on Linux. */
 const address = (block: number, index: number) => `127.${block}.${Math.floor(index / 250)}.${(index % 250) + 1}`;
+
+/** POSTs to /verify on connections all opened first, then written in one go; the statuses, in order. */
+async function verifyAtOnce(stack: TestStack, requests: Array<{ body: unknown; from: string }>): Promise<number[]> {
+  const url = new URL(stack.url);
+  const sockets = await Promise.all(
+    requests.map(({ from }) => new Promise<Socket>((resolve, reject) => {
+      const socket = connect({ host: url.hostname, port: Number(url.port), localAddress: from }, () => resolve(socket));
+      socket.on('error', reject);
+    })),
+  );
+  const answers = sockets.map((socket) => new Promise<number>((resolve) => {
+    let text = '';
+    socket.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+  }));
+  requests.forEach(({ body }, i) => {
+    const payload = JSON.stringify(body);
+    sockets[i]?.write(
+      `POST /auth/v1/verify HTTP/1.1\r\nHost: ${url.host}\r\napikey: ${stack.keys.anonKey}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,
+    );
+  });
+  return Promise.all(answers);
+}
 
 for (const engine of engines) {
   describe(`one-time codes that cannot be guessed, on ${engine}`, () => {
@@ -134,6 +160,21 @@ for (const engine of engines) {
       expect(recovered.status).toBe(200);
       const changed = await authCall(stack, 'PUT', '/user', { body: { password: 'remembered-43' }, token: String(recovered.body.access_token) });
       expect(changed.status).toBe(200);
+    });
+
+    it('checks no more than 5 codes of a burst of concurrent guesses', async () => {
+      // Each try is reserved before its check. The 26 requests are written at once on
+      // connections opened beforehand, so on PostgreSQL all are in flight before any check
+      // ends (PGlite, in this process, serves them one after another): the right code,
+      // written last, is the 26th try and is refused without being checked.
+      const email = 'rushed@example.com';
+      await newUser(email);
+      const right = await recoveryCode(email);
+      const bodies = Array.from({ length: 25 }, (_, i) => ({ type: 'recovery', email, token: wrongCode(right, i) }));
+      bodies.push({ type: 'recovery', email, token: right });
+      const answers = await verifyAtOnce(stack, bodies.map((body, i) => ({ body, from: address(200, i) })));
+      expect(answers).toEqual(Array<number>(26).fill(403));
+      expect(await verify({ type: 'recovery', email, token: right }, address(200, 30))).toMatchObject({ status: 403, body: invalidCode });
     });
 
     it('kills sign-up, invite, magic-link and e-mail change codes after 5 wrong tries too', async () => {
