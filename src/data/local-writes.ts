@@ -2,8 +2,10 @@
  * Local edits: each write puts the row into the device's mirror and records the change
  * in the outbox in one Dexie transaction, so an edit is either saved and queued or not
  * saved at all. Repeated edits of one row before a push coalesce into one outbox entry
- * that keeps the newest values and the values they replaced. A row that breaks a field
- * limit is refused before anything is written, whichever screen sent it.
+ * that keeps the newest values and the values they replaced; a field edited back to the
+ * value it replaced has nothing left to send. A row that breaks a field limit is refused
+ * before anything is written, whichever screen sent it. A save is noted first so that a
+ * page closed a moment later still keeps it (unsaved-writes.ts).
  */
 import type { FieldProblem } from '../domain/field-rules.ts';
 import { rowProblem } from '../domain/field-rules.ts';
@@ -12,6 +14,7 @@ import type { Row, SyncedTable } from './synced-tables.ts';
 import { keyOf, keyText, syncedTables } from './synced-tables.ts';
 import { isQuotaError } from './storage-health.ts';
 import { sameValue } from './values.ts';
+import { forgetUnsavedWrite, holdingThePage, noteUnsavedWrite, unsavedWrites } from './unsaved-writes.ts';
 
 export type WriteContext = { userId: string; now: number };
 
@@ -43,12 +46,20 @@ async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteCon
   if (pending?.seq !== undefined) {
     const base = { ...pending.base };
     for (const field of changed) if (!(field in pending.changes)) base[field] = existing?.[field] ?? null;
-    queued = db.outbox.update(pending.seq, {
-      changes: { ...pending.changes, ...changes },
-      base,
-      rev: pending.rev + 1,
-      updatedAt: ctx.now,
-    });
+    const merged = { ...pending.changes, ...changes };
+    // Typed back to the value it replaced (Escape, or a refused entry): nothing to send,
+    // unless a push of it may already have reached the server (its answer never came).
+    const sentBefore = (field: string) => (pending.unconfirmed ?? []).some((note) => field in note.changes);
+    for (const field of changed) {
+      if (sameValue(merged[field], base[field]) && !sentBefore(field)) {
+        delete merged[field];
+        delete base[field];
+      }
+    }
+    queued =
+      Object.keys(merged).length === 0
+        ? db.outbox.delete(pending.seq)
+        : db.outbox.update(pending.seq, { changes: merged, base, rev: pending.rev + 1, updatedAt: ctx.now });
   } else {
     const entry: OutboxEntry = {
       table,
@@ -67,16 +78,16 @@ async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteCon
   return true;
 }
 
-/**
- * Saves rows locally and queues them for the server, all in one transaction (a
- * screen's "Submit" is one unit). Returns how many rows actually changed.
- */
-export async function saveRows(db: AppDatabase, writes: RowWrite[], ctx: WriteContext): Promise<number> {
-  // The server would refuse it (the same limits are its CHECK constraints): better never queued.
+function refusal(writes: RowWrite[]): FieldProblem | null {
   for (const { table, row } of writes) {
     const problem = rowProblem(table, row);
-    if (problem) throw new FieldLimitError(problem);
+    if (problem) return problem;
   }
+  return null;
+}
+
+/** The save's transaction; its note goes once it has committed, or failed (the person is told then). */
+async function applyWrites(db: AppDatabase, writes: RowWrite[], ctx: WriteContext, note: string | null): Promise<number> {
   const tables = [...new Set(writes.map((w) => w.table))].map((t) => db.mirror(t));
   try {
     return await db.transaction('rw', [...tables, db.outbox], async () => {
@@ -87,7 +98,40 @@ export async function saveRows(db: AppDatabase, writes: RowWrite[], ctx: WriteCo
   } catch (error) {
     if (isQuotaError(error)) throw new StorageFullError();
     throw error;
+  } finally {
+    forgetUnsavedWrite(note);
   }
+}
+
+/**
+ * Saves rows locally and queues them for the server, all in one transaction (a
+ * screen's "Submit" is one unit). Returns how many rows actually changed. Everything up
+ * to the start of the transaction happens in the caller's event (a keystroke's).
+ */
+export function saveRows(db: AppDatabase, writes: RowWrite[], ctx: WriteContext): Promise<number> {
+  // The server would refuse it (the same limits are its CHECK constraints): better never queued.
+  const problem = refusal(writes);
+  if (problem) return Promise.reject(new FieldLimitError(problem));
+  const note = noteUnsavedWrite({ writes, ctx });
+  return holdingThePage(applyWrites(db, writes, ctx, note));
+}
+
+/**
+ * Applies the saves a closed page noted and may never have committed, oldest first (so
+ * the last value typed is the one kept; one that did commit is written again, the same).
+ * Returns how many were applied. `notes`: the notes' IndexedDB, for tests.
+ */
+export async function replayUnsavedWrites(db: AppDatabase, notes?: IDBFactory): Promise<number> {
+  let applied = 0;
+  for (const { key, save } of await unsavedWrites(notes)) {
+    if (refusal(save.writes)) {
+      forgetUnsavedWrite(key);
+      continue;
+    }
+    await applyWrites(db, save.writes, save.ctx, key);
+    applied += 1;
+  }
+  return applied;
 }
 
 /** The device has no room left: the edit was not saved, and the person must be told. */

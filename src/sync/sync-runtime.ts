@@ -10,7 +10,9 @@ import type { AppDatabase } from '../data/app-database.ts';
 import { clearLocalData, unsyncedCount } from '../data/local-data.ts';
 import { authStorageKey, backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
 import { observeMeta, observeStoredSession, observeSyncCounts } from '../data/observe.ts';
+import { replayUnsavedWrites } from '../data/local-writes.ts';
 import { exportUnsynced, writeMeta } from '../data/sync-store.ts';
+import { guardClosingPage } from '../data/unsaved-writes.ts';
 import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
 import type { CycleResult, SyncReport } from './engine.ts';
@@ -119,7 +121,9 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       // behind every screen's re-read after a sync (half a second after a first sync).
       lastSyncedAt = newest(lastSyncedAt, report.lastSyncedAt);
       const { leader, ...shared } = { ...report, lastSyncedAt };
-      status.setState({ ...shared, leader, inFlight: report.state === 'syncing' });
+      // A sync of its own tells when the device last synced; a report without one does not.
+      const lastSyncedRead = status.getState().lastSyncedRead || lastSyncedAt !== null;
+      status.setState({ ...shared, leader, inFlight: report.state === 'syncing', lastSyncedRead });
       leading = leader;
       followLeadership();
       // Shared with the other tabs through the device database; when storage is full they miss one report, no more.
@@ -130,7 +134,7 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
 
   const unsubscribers = [
     observeSyncCounts(db, (counts) => {
-      status.setState(counts);
+      status.setState({ ...counts, countsRead: true });
       if (counts.pending > lastPending) engine.trigger('local-write');
       lastPending = counts.pending;
     }),
@@ -166,14 +170,16 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       if (newPerson || status.getState().state === 'signed-out') engine.trigger('start');
     }),
     observeMeta<SyncReport>(db, reportKey, (report) => {
-      if (!report) return;
+      if (!report) return status.setState({ lastSyncedRead: true });
       lastSyncedAt = newest(lastSyncedAt, report.lastSyncedAt);
       // The leading tab shows its own reports as they come (a stored one may be older),
       // but a page just loaded learns from the stored one when the device last synced.
-      if (leading) return status.setState({ lastSyncedAt });
+      if (leading) return status.setState({ lastSyncedAt, lastSyncedRead: true });
       const { leader: _ignored, ...shared } = report;
-      status.setState({ ...shared, lastSyncedAt });
+      status.setState({ ...shared, lastSyncedAt, lastSyncedRead: true });
     }),
+    // Closing the page while a save has not committed asks first.
+    guardClosingPage(),
   ];
 
   const onOnline = () => {
@@ -199,6 +205,9 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
   globalThis.addEventListener?.('offline', onOffline);
   globalThis.document?.addEventListener('visibilitychange', onVisible);
   globalThis.navigator?.serviceWorker?.addEventListener('message', onWorkerMessage);
+  // Saves a page closed too soon noted but never committed: applied before anything else;
+  // they reach the outbox, which wakes the engine like any edit.
+  void replayUnsavedWrites(db).catch(() => undefined);
   engine.start();
 
   async function stop() {

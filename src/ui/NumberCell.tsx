@@ -1,7 +1,8 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { NumberLimit } from '../domain/limits.ts';
-import { parseNumberInput } from '../domain/number-input.ts';
+import type { CellStep, CellTyping } from './cell-edit.ts';
+import { escaped, left, typed, writeFailed } from './cell-edit.ts';
 import type { Direction } from './grid-navigation.ts';
 import { moveSpatially, moveToNext } from './grid-navigation.ts';
 
@@ -23,57 +24,56 @@ type Props = {
   /** The stored field behind the cell, for "History of ..." (kept on the input as data-history). */
   history?: { table: string; key: Record<string, unknown>; field: string };
   /**
-   * Called on leaving the cell with a changed, valid value (null when emptied). When it
-   * returns a promise that fails (the device could not store the value), the cell keeps
-   * what was typed, marked, with the reason: a value is never dropped without a word.
+   * Called, in the input event itself, with each valid value typed that differs from the
+   * last one (null when emptied), and with the value from before typing when the entry is
+   * refused or abandoned (Escape): see cell-edit.ts. When it returns a promise that fails
+   * (the device could not store the value), the cell keeps what was typed, marked, with
+   * the reason: a value is never dropped without a word.
    */
   onCommit(value: number | null): void | Promise<unknown>;
 };
 
 const arrows: Partial<Record<string, Direction>> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
 
-/** What is being typed into a cell, and why it was refused, for the cell's label. */
-type Typing = { label: string; draft: string | null; error: string | null };
-
 const shown = (value: number | null) => (value === null ? '' : String(value));
 
 /**
- * A number input in a grid: commits on blur, never on the scroll wheel, moves by keyboard.
- * A value outside the field's limit is not committed: the cell keeps what was typed so it
- * can be corrected, is marked invalid, and says why (announced as an alert); so does a
- * value the device failed to store. Escape goes back to the stored value.
+ * A number input in a grid: stores what is typed as it is typed (never on focus alone,
+ * never on the scroll wheel), moves by keyboard. A value outside the field's limit is not
+ * stored: leaving the cell keeps what was typed so it can be corrected, marks it invalid,
+ * and says why (announced as an alert); so does a value the device failed to store.
+ * Escape goes back to the value shown before typing.
  */
 export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, history, onCommit }: Props) {
   // What the person is typing, while the cell has focus or holds a refused entry; otherwise
   // the cell shows its value. Cells are reused across months (keyed by position), so what
   // was typed belongs to the cell's label: an entry typed for one date never shows under
   // another (and the cells of a month switch render once, with no state to reset).
-  const [typing, setTyping] = useState<Typing | null>(null);
+  const [typing, setTyping] = useState<CellTyping | null>(null);
   const mine = typing?.label === label ? typing : null;
   const draft = mine?.draft ?? null;
   const error = mine?.error ?? null;
   const messageId = useId();
-  const type = (change: (current: Typing) => Partial<Typing>) =>
-    setTyping((previous) => {
-      const current = previous?.label === label ? previous : { label, draft: null, error: null };
-      return { ...current, ...change(current) };
-    });
+  // Only the newest write's failure marks the cell: an older one was superseded by it.
+  const writes = useRef(0);
 
-  function commit() {
-    if (draft === null) return;
-    const parsed = parseNumberInput(draft, limit, label);
-    if (!parsed.ok) return type(() => ({ error: parsed.message }));
-    type(() => ({ draft: null, error: null }));
-    if (parsed.value === value) return;
-    const typed = draft;
-    void onCommit(parsed.value)?.catch((failure: unknown) => {
-      type(() => ({ draft: typed, error: `Not saved: ${failure instanceof Error ? failure.message : String(failure)}` }));
+  /** Applies a step: the write starts here, synchronously, in the event that asked for it. */
+  function apply(step: CellStep) {
+    setTyping(step.next);
+    if (!step.write) return;
+    const number = (writes.current += 1);
+    const text = step.next?.draft ?? mine?.draft ?? shown(step.write.value);
+    const seen = mine?.seen ?? value;
+    void onCommit(step.write.value)?.catch((failure: unknown) => {
+      if (number !== writes.current) return;
+      const reason = failure instanceof Error ? failure.message : String(failure);
+      setTyping((now) => writeFailed(now?.label === label ? now : null, label, seen, text, reason));
     });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key === 'Escape' && draft !== null) {
-      type(() => ({ draft: null, error: null }));
+      apply(escaped(mine));
       return;
     }
     const input = event.currentTarget;
@@ -106,12 +106,8 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
         data-column={column}
         data-order={order}
         data-history={history ? JSON.stringify(history) : undefined}
-        onFocus={() => type((current) => ({ draft: current.draft ?? shown(value) }))}
-        onChange={(event) => {
-          const text = event.target.value;
-          type(() => ({ draft: text }));
-        }}
-        onBlur={commit}
+        onChange={(event) => apply(typed(mine, label, value, event.target.value, limit))}
+        onBlur={() => apply(left(mine, limit))}
         onKeyDown={onKeyDown}
         onWheel={(event) => event.currentTarget.blur()}
       />
