@@ -14,6 +14,14 @@ export type SyncStatus = Omit<SyncReport, 'leader'> & {
   pending: number;
   deadLetters: number;
   conflicts: number;
+  /**
+   * Whether the counts above were read from the device yet: until then they are not
+   * known, and the indicator shows none (a "0 edits waiting" before the first read
+   * would be false whenever edits wait).
+   */
+  countsRead: boolean;
+  /** Whether the device's last sync report was read yet: until then "Last synced" is not known either. */
+  lastSyncedRead: boolean;
   /** The browser's answer to navigator.storage.persist(): null until it answered. */
   storagePersisted: boolean | null;
 };
@@ -30,6 +38,8 @@ export const initialSyncStatus: SyncStatus = {
   pending: 0,
   deadLetters: 0,
   conflicts: 0,
+  countsRead: false,
+  lastSyncedRead: false,
   storagePersisted: null,
 };
 

@@ -5,8 +5,15 @@ import { explainRefusal } from '../../domain/refusals.ts';
 import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
 import { ActivityList } from './ActivityList.tsx';
 
-function when(time: number | null): string {
-  return time ? new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : 'never';
+function when(time: number | null, read: boolean): string {
+  if (time) return new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return read ? 'never' : '…';
+}
+
+/** "N edits waiting", or no number at all until the device's count has been read. */
+function waitingText(pending: number, read: boolean): string {
+  if (!read) return '… edits waiting';
+  return pending === 1 ? '1 edit waiting' : `${pending} edits waiting`;
 }
 
 /** Always visible: online state, edits waiting, last sync, "Sync now", and a panel of refused edits and conflicts. */
@@ -17,10 +24,10 @@ export function SyncIndicator() {
   const problems = status.deadLetters + status.conflicts;
   return (
     <div className="sync-indicator">
-      <div className="sync-summary" aria-label="Sync status" role="status">
+      <div className="sync-summary" aria-label="Sync status" role="status" aria-busy={status.countsRead && status.lastSyncedRead ? undefined : true}>
         {status.online ? null : <span className="badge offline">Offline</span>}
-        <span>{status.pending === 1 ? '1 edit waiting' : `${status.pending} edits waiting`}</span>
-        <span>Last synced {when(status.lastSyncedAt)}</span>
+        <span>{waitingText(status.pending, status.countsRead)}</span>
+        <span>Last synced {when(status.lastSyncedAt, status.lastSyncedRead)}</span>
         {status.initialSync ? <FirstSyncProgress {...status.initialSync} /> : null}
       </div>
       <button type="button" onClick={() => void sync.syncNow()} disabled={status.inFlight}>
