@@ -37,8 +37,9 @@ const locks = (): Locks | undefined => (globalThis.navigator as { locks?: Locks 
 
 /** Opens the notes' database (once); null where there is no IndexedDB. Saves are noted once it is open. */
 export function openSaveNotes(factory: IDBFactory | undefined = globalThis.indexedDB): Promise<IDBDatabase | null> {
+  if (opening) return opening;
   if (!factory) return Promise.resolve(null);
-  opening ??= new Promise((resolve) => {
+  opening = new Promise((resolve) => {
     // This page's notes are its own while it lives.
     void locks()?.request(`${lockPrefix}${page}`, () => new Promise<void>(() => undefined)).catch(() => undefined);
     const request = factory.open(notesDatabase, 1);
