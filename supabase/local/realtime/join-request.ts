@@ -63,3 +63,19 @@ export function readBindings(topic: string, payload: Record<string, unknown>, li
   }
   return { bindings };
 }
+
+/**
+ * Why a connection holding `channels` may not hold `bindings` more under `topic` (a join
+ * of a topic it holds replaces that channel), or null.
+ */
+export function connectionRefusal(
+  channels: ReadonlyMap<string, { bindings: readonly unknown[] }>,
+  topic: string,
+  bindings: number,
+  caps: { channels: number; bindings: number },
+): string | null {
+  if (!channels.has(topic) && channels.size >= caps.channels) return `ChannelRateLimitReached: Too many channels (at most ${caps.channels})`;
+  let held = bindings;
+  for (const [other, channel] of channels) if (other !== topic) held += channel.bindings.length;
+  return held > caps.bindings ? tooManyBindings('connection', caps.bindings) : null;
+}

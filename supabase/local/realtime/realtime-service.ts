@@ -27,7 +27,7 @@ import { requestTarget } from '../request-boundary.ts';
 import type { SchemaCache } from '../rest/schema-cache.ts';
 import { matchesFilter } from './filters.ts';
 import type { Binding } from './join-request.ts';
-import { readBindings, tooManyBindings } from './join-request.ts';
+import { connectionRefusal, readBindings } from './join-request.ts';
 import type { PhoenixMessage } from './protocol.ts';
 import { decode, encode } from './protocol.ts';
 import { readRowAs } from './read-back.ts';
@@ -104,17 +104,10 @@ export function createRealtimeService(options: RealtimeOptions) {
     return check.claims;
   }
 
-  /** Why this connection may not hold one more channel with `bindings` under `topic`, or null. */
-  function overCap(conn: Connection, topic: string, bindings: number): string | null {
-    if (!conn.channels.has(topic) && conn.channels.size >= channelCap) return `ChannelRateLimitReached: Too many channels (at most ${channelCap})`;
-    let held = bindings;
-    for (const channel of conn.channels.values()) if (channel.topic !== topic) held += channel.bindings.length;
-    return held > bindingCap ? tooManyBindings('connection', bindingCap) : null;
-  }
-
   async function join(conn: Connection, message: PhoenixMessage) {
     const read = readBindings(message.topic, message.payload, joinLimits);
-    const refusal = 'reason' in read ? read.reason : overCap(conn, message.topic, read.bindings.length);
+    const caps = { channels: channelCap, bindings: bindingCap };
+    const refusal = 'reason' in read ? read.reason : connectionRefusal(conn.channels, message.topic, read.bindings.length, caps);
     if (refusal || 'reason' in read) {
       stats.refusedJoins += 1;
       return reply(conn, message, 'error', { reason: refusal });
@@ -123,7 +116,7 @@ export function createRealtimeService(options: RealtimeOptions) {
     const claims = await claimsFor(conn, message.payload.access_token ?? conn.apikey);
     if (!claims) return reply(conn, message, 'error', { reason: 'Invalid or expired JWT' });
     // Checked again after the await: other joins of this connection ran meanwhile.
-    const late = overCap(conn, message.topic, bindings.length);
+    const late = connectionRefusal(conn.channels, message.topic, bindings.length, caps);
     if (late) {
       stats.refusedJoins += 1;
       return reply(conn, message, 'error', { reason: late });
