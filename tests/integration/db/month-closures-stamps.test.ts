@@ -178,6 +178,20 @@ for (const engine of engines) {
       expect(await snapshot(demo.storeB, '2031-06-01')).toEqual({ work_week: '1111110', mix: '40/30/30' });
     });
 
+    it("reaches a device's first sync and later pulls with the closure", async () => {
+      const pulled = await asActor(db, manager, async (tx) => {
+        const many = await tx.query<{ answer: { pages: Array<{ rows: Array<Record<string, unknown>> }> } }>(
+          'select public.pull_changes_many($1::jsonb, 100) as answer',
+          [JSON.stringify([{ table: 'month_closures', cursor: null, min_year: 2031 }])],
+        );
+        const one = await tx.query<{ page: { rows: Array<Record<string, unknown>> } }>("select public.pull_changes('month_closures', null, 100) as page");
+        return [many.rows[0]?.answer.pages[0]?.rows, one.rows[0]?.page.rows];
+      });
+      for (const rows of pulled) {
+        expect(rows).toEqual([expect.objectContaining({ month_start: '2031-06-01', work_week: '1111100', mix_target_cp: 50, mix_target_w: 30, mix_target_i: 20 })]);
+      }
+    });
+
     it('keeps it when the store changes its pattern later, and refuses a client\'s change to it', async () => {
       await setPattern('1111111', [40, 40, 20]);
       await commitAs(demo.managerId, `update month_closures set work_week = '0000001', mix_target_cp = 0, mix_target_w = 0, mix_target_i = 100 where store_id = '${demo.storeA}'`);
