@@ -18,15 +18,20 @@ import { forgetUnsavedWrite, holdingThePage, noteUnsavedWrite, unsavedWrites } f
 
 export type WriteContext = { userId: string; now: number };
 
-/** A row to save: its natural key columns plus the fields to set. */
-export type RowWrite = { table: SyncedTable; row: Row };
+/**
+ * A row to save: its natural key columns plus the fields to set. `seen`: what the person
+ * saw in those fields when they started the edit, which becomes the edit's base (the value
+ * it replaced); a value another device stored meanwhile is then found and logged as a
+ * conflict when the edit meets it, instead of being overwritten unnoticed.
+ */
+export type RowWrite = { table: SyncedTable; row: Row; seen?: Row };
 
 /**
  * Two round trips to IndexedDB per edit rather than four: the stored row and its
  * pending entry are read together, then the row and the outbox are written together.
  * A keystroke's save is on the screen's critical path.
  */
-async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteContext): Promise<boolean> {
+async function writeOne(db: AppDatabase, { table, row, seen }: RowWrite, ctx: WriteContext): Promise<boolean> {
   const key = keyOf(table, row);
   const mirror = db.mirror(table);
   const text = keyText(key);
@@ -42,10 +47,11 @@ async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteCon
 
   const keyValues = Object.fromEntries(keyColumns.map((column) => [column, row[column]]));
   const changes: Row = Object.fromEntries(changed.map((field) => [field, row[field]]));
+  const replaced = (field: string) => (seen && field in seen ? seen[field] : existing?.[field]) ?? null;
   let queued: Promise<unknown>;
   if (pending?.seq !== undefined) {
     const base = { ...pending.base };
-    for (const field of changed) if (!(field in pending.changes)) base[field] = existing?.[field] ?? null;
+    for (const field of changed) if (!(field in pending.changes)) base[field] = replaced(field);
     const merged = { ...pending.changes, ...changes };
     // Typed back to the value it replaced (Escape, or a refused entry): nothing to send,
     // unless a push of it may already have reached the server (its answer never came).
@@ -66,7 +72,7 @@ async function writeOne(db: AppDatabase, { table, row }: RowWrite, ctx: WriteCon
       key: text,
       keyValues,
       changes,
-      base: Object.fromEntries(changed.map((field) => [field, existing?.[field] ?? null])),
+      base: Object.fromEntries(changed.map((field) => [field, replaced(field)])),
       userId: ctx.userId,
       rev: 1,
       createdAt: ctx.now,

@@ -28,9 +28,10 @@ type Props = {
    * last one (null when emptied), and with the value from before typing when the entry is
    * refused or abandoned (Escape): see cell-edit.ts. When it returns a promise that fails
    * (the device could not store the value), the cell keeps what was typed, marked, with
-   * the reason: a value is never dropped without a word.
+   * the reason: a value is never dropped without a word. `seen`: the value the cell showed
+   * when the person started typing, the edit's base (see RowWrite in local-writes.ts).
    */
-  onCommit(value: number | null): void | Promise<unknown>;
+  onCommit(value: number | null, seen: number | null): void | Promise<unknown>;
 };
 
 const arrows: Partial<Record<string, Direction>> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
@@ -63,8 +64,8 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
     if (!step.write) return;
     const number = (writes.current += 1);
     const text = step.next?.draft ?? mine?.draft ?? shown(step.write.value);
-    const seen = mine?.seen ?? value;
-    void onCommit(step.write.value)?.catch((failure: unknown) => {
+    const seen = step.next?.seen ?? mine?.seen ?? value;
+    void onCommit(step.write.value, seen)?.catch((failure: unknown) => {
       if (number !== writes.current) return;
       const reason = failure instanceof Error ? failure.message : String(failure);
       setTyping((now) => writeFailed(now?.label === label ? now : null, label, seen, text, reason));

@@ -10,7 +10,8 @@ import { showDailyValuesBeingSaved } from './month-rows.ts';
 
 export type LabourRow = 'CP' | 'W' | 'I';
 export type Metric = 'hours' | 'sales';
-export type DailyValue = { date: IsoDate; row: LabourRow; metric: Metric; value: number | null };
+/** `seen`: the value shown when the person started typing (the edit's base), when known. */
+export type DailyValue = { date: IsoDate; row: LabourRow; metric: Metric; value: number | null; seen?: number | null };
 
 export function dailyInputsBetween(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate): Promise<Row[]> {
   return device.db.keyRange('daily_inputs', [storeId, from], [storeId, to]).toArray();
@@ -31,9 +32,10 @@ export async function saveDailyValues(device: Device, storeId: string, values: D
   try {
     return await saveRows(
       device.db,
-      values.map(({ date, row, metric, value }) => ({
+      values.map(({ date, row, metric, value, seen }) => ({
         table: 'daily_inputs' as const,
         row: { store_id: storeId, entry_date: date, row_identifier: row, metric_type: metric, value, ...dailyCalendarColumns(date) },
+        seen: seen === undefined ? undefined : { value: seen },
       })),
       writeContext(device),
     );

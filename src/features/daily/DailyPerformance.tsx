@@ -61,10 +61,12 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
 
   const failed = (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`);
 
-  function onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null): Promise<unknown> | undefined {
+  function onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null, seen: number | null): Promise<unknown> | undefined {
     if (!storeId) return;
-    const edit = { date, row, metric, value };
-    if (mode !== 'autosave') return void setPendingCells(new Map(pendingCells).set(cellKey(date, row, metric), edit));
+    const key = cellKey(date, row, metric);
+    // Held for "Submit Data": what was on screen before the first keystroke stays the base.
+    const edit = { date, row, metric, value, seen: pendingCells.has(key) ? pendingCells.get(key)?.seen : seen };
+    if (mode !== 'autosave') return void setPendingCells(new Map(pendingCells).set(key, edit));
     const saving = goal.watch(saveDailyValues(device, storeId, [edit]));
     saving.catch(failed);
     return saving; // the cell keeps the typed value if this fails

@@ -22,7 +22,8 @@ type Props = {
   today: IsoDate;
   /** The value a cell shows: a pending edit, else what is stored. */
   valueOf(key: CellKey): number | null;
-  onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null): void | Promise<unknown>;
+  /** `seen`: the value the cell showed when typing started (the edit's base). */
+  onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null, seen: number | null): void | Promise<unknown>;
   onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
   /** The store, for the week inputs' history. */
   storeId?: string;
@@ -82,7 +83,7 @@ export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWe
                             order={(weekIndex * 7 + dayIndex) * 6 + rowIndex * 2 + metricIndex + 1}
                             row={weekIndex * 3 + rowIndex}
                             column={dayIndex * 2 + metricIndex}
-                            onCommit={(value) => onCell(day.date, row, metric, value)}
+                            onCommit={(value, seen) => onCell(day.date, row, metric, value, seen)}
                           />
                       )),
                     ])}

@@ -49,9 +49,9 @@ export function TodayPage() {
   const week = data.grid.find((w) => w.days.some((day) => day.date === today));
   const weekFigures = week ? data.weeks.get(week.start) : undefined;
   const table = monthlyTableOf(data);
-  const save = (row: LabourRow, metric: Metric, value: number | null) => {
+  const save = (row: LabourRow, metric: Metric, value: number | null, seen: number | null) => {
     if (!storeId) return setNotice('Notice: Store ID not found for user. Cannot save.');
-    const saving = goal.watch(saveDailyValues(device, storeId, [{ date: today, row, metric, value }]));
+    const saving = goal.watch(saveDailyValues(device, storeId, [{ date: today, row, metric, value, seen }]));
     saving.then(
       () => setNotice(null),
       (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`),
@@ -91,7 +91,7 @@ export function TodayPage() {
               order={rowIndex * 2 + metricIndex + 1}
               row={rowIndex}
               column={metricIndex}
-              onCommit={(value) => save(row, metric, value)}
+              onCommit={(value, seen) => save(row, metric, value, seen)}
             />
           )),
         ])}
