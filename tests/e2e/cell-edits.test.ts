@@ -90,6 +90,36 @@ describe('cells write only what was typed, and keep it', () => {
     expect(await b.page.getByLabel(cellLabel(cell)).inputValue()).toBe('200');
   });
 
+  it("does not undo another device's survey text when its cell is focused and left without typing", async () => {
+    const [{ month: current } = { month: '' }] = (await e2e.stack.database.query<{ month: string }>(`select to_char(current_date, 'YYYY-MM') as month`)).rows;
+    const nps = async () =>
+      (
+        await e2e.stack.database.query<{ nps_score: string | null }>(
+          `select nps_score from advisor_survey_data where advisor_id = $1 and to_char(make_date(year, month, 1), 'YYYY-MM') = $2`,
+          [demo.advisorA, current],
+        )
+      ).rows[0]?.nps_score;
+    const label = 'NPS Score Jordan Lee';
+    for (const device of [a, b]) await device.page.goto(`${e2e.appUrl}/front-end-team?month=${current}`);
+    await a.page.getByLabel(label).fill('70%');
+    await a.page.getByLabel(label).press('Tab');
+    await until(nps, (value) => value === '70%', 15_000, 'the server holding 70%');
+    await until(() => b.page.getByLabel(label).inputValue(), (text) => text === '70%', 15_000, 'B showing 70%');
+
+    await a.page.getByLabel(label).click();
+    await b.page.getByLabel(label).fill('85%');
+    await b.page.getByLabel(label).press('Tab');
+    await until(nps, (value) => value === '85%', 15_000, 'the server holding 85%');
+    // A's device pulls it (a live notice, then a sync) and its screen re-reads it.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await a.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(label);
+    await a.page.keyboard.press('Tab');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect((await deviceCounts(a.page)).outbox).toBe(0);
+    expect(await nps()).toBe('85%');
+    expect(await a.page.getByLabel(label).inputValue()).toBe('85%');
+  });
+
   it('keeps a value typed right before the page is closed, on the device and then on the server', async () => {
     const tries: Array<{ cell: Cell; leave: boolean }> = [];
     for (let day = 10; day < 18; day += 1) {

@@ -102,9 +102,10 @@ export function SurveysTable({ team, onSave, storeId }: Props) {
 }
 
 /**
- * Free text saved when the cell is left, only if it changed. Longer than the field keeps
- * (in characters, as the server counts), it is not saved: the cell keeps the text, is
- * marked invalid and says why.
+ * Free text saved when the cell is left, only if something was typed and it changed
+ * (focus alone writes nothing: it would put back an old text over another device's).
+ * Longer than the field keeps (in characters, as the server counts), it is not saved:
+ * the cell keeps the text, is marked invalid and says why.
  */
 function TextCell({ label, value, maxLength, onCommit }: { label: string; value: string; maxLength: number; onCommit(text: string): void }) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -125,7 +126,6 @@ function TextCell({ label, value, maxLength, onCommit }: { label: string; value:
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? messageId : undefined}
         value={draft ?? value}
-        onFocus={() => setDraft((typed) => typed ?? value)}
         onChange={(event) => setDraft(event.target.value)}
         onBlur={commit}
       />
