@@ -48,7 +48,7 @@ export type SyncReport = {
 };
 
 export type CycleResult =
-  | { ok: true; pushed: number; refused: number; pulled: number }
+  | { ok: true; pushed: number; refused: number; pulled: number; /** Edits of this person still queued: changed again while the push was out. */ waiting?: number }
   | { ok: false; reason: 'transient' | 'signed-out'; message: string };
 
 export type SyncEngineOptions = {
@@ -222,7 +222,10 @@ export class SyncEngine {
       this.failures = 0;
       this.retryNotBefore = 0;
       this.update({ state: 'idle', lastSyncedAt: this.options.clock.now(), lastError: null, nextAttemptAt: null });
-      if (this.release && !this.stopped) this.schedule(this.options.intervalMs, 'tick');
+      // A cell typed on while its earlier value was being pushed stays queued, with no new
+      // entry to wake the engine: it goes after the usual pause for typing, not a minute later.
+      const typedOn = (result?.ok && result.waiting) || 0;
+      if (this.release && !this.stopped) this.schedule(typedOn > 0 ? this.options.debounceMs : this.options.intervalMs, typedOn > 0 ? 'local-write' : 'tick');
       return result as CycleResult;
     } catch (error) {
       this.failures += 1;
@@ -281,6 +284,7 @@ export class SyncEngine {
     }
     const { pushed, refused } = await pushOutbox({ db, transport, now, batchSize }, session.userId);
     if (pullFailure) throw pullFailure;
-    return { ok: true, pushed, refused, pulled };
+    const waiting = pushed > 0 ? await db.outbox.where('[userId+seq]').between([session.userId, -Infinity], [session.userId, Infinity]).count() : 0;
+    return { ok: true, pushed, refused, pulled, waiting };
   }
 }
