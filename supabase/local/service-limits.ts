@@ -15,6 +15,16 @@ export const backendLimits = {
    * year of one store's daily figures is about 2,200 rows.
    */
   maxAggregatedRows: 500_000,
+  /**
+   * Characters the `match`, `imatch`, `like` and `ilike` patterns and full-text queries of
+   * one request may have together, a regular expression's repetition `{m,n}` counting n
+   * times what it repeats, each pattern at least 10 and a full-text query at least 100;
+   * more is refused (400, PGRST100), as are back-references and lookaround constraints
+   * (rest/pattern-guard.ts). Matching costs about text x pattern length and PGlite cannot
+   * interrupt it: at 100, the costliest request over five years of a store's longest notes
+   * takes about half a second there.
+   */
+  maxPatternLength: 100,
 } as const;
 
 /** Limits of the embedded Auth's e-mail links, GoTrue's defaults on hosted Supabase. */

@@ -1,7 +1,7 @@
 /**
  * The one interface the embedded stack and the database tests use to reach Postgres,
- * whichever engine is behind it: PGlite in-process (one connection) or a real
- * PostgreSQL server. Implementations guarantee that `transaction` runs its callback in
+ * whichever engine is behind it: PGlite in a worker thread (the backend), PGlite
+ * in-process (database tests), both one connection, or a real PostgreSQL server. Implementations guarantee that `transaction` runs its callback in
  * one transaction on one connection, commits when it resolves and rolls back when it
  * throws; nothing else runs on that connection meanwhile.
  */
@@ -20,9 +20,18 @@ export type Queryable = {
   exec(sql: string): Promise<void>;
 };
 
+export type TransactionOptions = {
+  /**
+   * The statement timeout the transaction sets for its statements. PostgreSQL applies
+   * the one set in SQL; PGlite cannot, so in a worker (worker-database.ts) a statement
+   * past it ends the worker. Callers still set it in SQL for PostgreSQL.
+   */
+  statementTimeoutMs?: number;
+};
+
 export type Database = Queryable & {
   readonly engine: 'pglite' | 'postgres';
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Calls `onMessage` for every NOTIFY on `channel`; resolves to a function that stops it. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

@@ -1,11 +1,13 @@
 import { secureDataFolder } from '../data-folder.ts';
 import type { Database } from './database.ts';
-import { openPgliteDatabase } from './pglite-database.ts';
 import { openPostgresDatabase } from './postgres-database.ts';
+import { openWorkerDatabase } from './worker-database.ts';
 
 /**
  * A real PostgreSQL when `databaseUrl` is given, else PGlite keeping its data in
- * `dataDir`. A data folder is made private to this account (0700, files 0600) before
+ * `dataDir`, in a worker thread (worker-database.ts) so that the event loop never waits
+ * on a statement, and a statement past the statement timeout ends the worker and the
+ * folder is opened again. A data folder is made private to this account (0700, files 0600) before
  * and after PGlite opens it, because PGlite sets some file modes of its own.
  *
  * Durability: PGlite writes through to the files at each write (no buffering of its
@@ -17,10 +19,14 @@ import { openPostgresDatabase } from './postgres-database.ts';
  */
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
   if (options.databaseUrl) return openPostgresDatabase(options.databaseUrl);
-  if (!options.dataDir) return openPgliteDatabase();
-  await secureDataFolder(options.dataDir);
-  const db = await openPgliteDatabase(options.dataDir);
-  await db.exec('set synchronous_commit = on');
-  await secureDataFolder(options.dataDir);
+  const { dataDir } = options;
+  if (!dataDir) return openWorkerDatabase();
+  await secureDataFolder(dataDir);
+  const db = await openWorkerDatabase({
+    dataDir,
+    setup: ['set synchronous_commit = on'],
+    afterReopen: () => secureDataFolder(dataDir),
+  });
+  await secureDataFolder(dataDir);
   return db;
 }

@@ -61,9 +61,10 @@ export class RequestQueue {
   async run<T>(client: string, work: () => Promise<T>): Promise<T> {
     await this.acquire(client);
     try {
-      // PGlite runs each statement synchronously on this thread, so a request admitted
-      // here could run start to end before the requests already waiting on sockets are
-      // even read. One turn of the event loop first lets them arrive and queue behind it.
+      // PGlite in-process (the test stacks; the backend runs it in a worker) runs each
+      // statement synchronously on this thread, so a request admitted here could run start
+      // to end before the requests already waiting on sockets are even read. One turn of
+      // the event loop first lets them arrive and queue behind it.
       await new Promise<void>((resolve) => setImmediate(resolve));
       return await work();
     } finally {

@@ -2,17 +2,20 @@
  * Reads a REST request's query string into what the SQL builders take: the select tree,
  * root conditions, order and paging, per-embed options (`owner.order=...`), and for
  * GET /rpc the function's arguments. A request past the cost limits (parameters,
- * filters, embed depth) is refused here, before any SQL is built.
+ * filters, embed depth, patterns) is refused here, before any SQL is built.
  */
 import type { ServiceLimits } from '../../../src/domain/limits.ts';
+import type { BackendLimits } from '../service-limits.ts';
 import { refuse, RestError } from './errors.ts';
 import { isFilterValue, parseFilter, parseLogic, parseLogicKey, parseTreePath } from './grammar/filters.ts';
 import { parseCount, parseNameList, parseOrder } from './grammar/order.ts';
 import { parseSelect } from './grammar/select.ts';
 import type { Condition, OrderTerm, SelectItem } from './grammar/types.ts';
+import { checkPatterns } from './pattern-guard.ts';
 import type { EmbedOptions } from './read-query.ts';
 
-export type ShapeLimits = Pick<ServiceLimits, 'maxQueryParameters' | 'maxFilters' | 'maxEmbedDepth' | 'maxLogicDepth'>;
+export type ShapeLimits = Pick<ServiceLimits, 'maxQueryParameters' | 'maxFilters' | 'maxEmbedDepth' | 'maxLogicDepth'> &
+  Pick<BackendLimits, 'maxPatternLength'>;
 
 export type QueryShape = {
   select: SelectItem[];
@@ -119,7 +122,7 @@ function checkEmbedPaths(shape: QueryShape): void {
   }
 }
 
-/** Refuses a select nested deeper than maxEmbedDepth, or more filters than maxFilters. */
+/** Refuses a select nested deeper than maxEmbedDepth, more filters than maxFilters, or patterns past their budget. */
 function checkCost(shape: QueryShape, limits: ShapeLimits): void {
   const depth = (items: SelectItem[]): number =>
     Math.max(0, ...items.map((item) => (item.kind === 'embed' ? 1 + depth(item.select) : 0)));
@@ -132,4 +135,5 @@ function checkCost(shape: QueryShape, limits: ShapeLimits): void {
     conditions.reduce((sum, c) => sum + (c.kind === 'logic' ? count(c.conditions) : 1), 0);
   const filters = count(shape.conditions) + [...shape.embeds.values()].reduce((sum, e) => sum + count(e.conditions), 0);
   if (filters > limits.maxFilters) throw refuse(`The request has ${filters} filters; at most ${limits.maxFilters} are allowed.`);
+  checkPatterns([...shape.conditions, ...[...shape.embeds.values()].flatMap((e) => e.conditions)], limits.maxPatternLength);
 }

@@ -1,7 +1,8 @@
 /**
  * The small pieces of SQL every REST statement is made of. Identifiers reach SQL only
  * after they are found in the schema cache, and then quoted; values (filter values,
- * JSON keys, patterns, languages) reach it only as bind parameters. Operators follow
+ * JSON keys, patterns, languages) reach it only as bind parameters; patterns and
+ * full-text queries only after rest/pattern-guard.ts admitted them. Operators follow
  * PostgREST 12's SqlFragment.hs: `in` is `IN (...)` here (PostgREST writes `= ANY`), with
  * the same meaning.
  */

@@ -92,7 +92,7 @@ export function roleRunner(
             throw new RollbackSignal(result);
           }
           return result;
-        }),
+        }, { statementTimeoutMs: options.statementTimeoutMs }),
       );
     } catch (error) {
       if (error instanceof RollbackSignal) return error.value as Awaited<ReturnType<typeof work>>;
