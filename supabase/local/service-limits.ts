@@ -25,6 +25,14 @@ export const backendLimits = {
    * takes about half a second there.
    */
   maxPatternLength: 100,
+  /**
+   * Bytes a Realtime connection may leave unread (sent by the backend, not yet taken by
+   * the client's socket) before it is dropped: a client that sends and never reads would
+   * otherwise have the backend hold every reply and change meant for it. A reading client
+   * stays far below it (the operating system's socket buffers come first); realtime-js
+   * reconnects after a drop.
+   */
+  realtimeSendBufferBytes: 256 * 1024,
 } as const;
 
 /** Limits of the embedded Auth's e-mail links, GoTrue's defaults on hosted Supabase. */

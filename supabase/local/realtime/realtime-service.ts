@@ -9,7 +9,8 @@
  * Costs are bounded: connections (in all and per address), channels and bindings per
  * connection, bindings per channel, the length of topics and filters and the size of a
  * frame are capped (serviceLimits), so Realtime's memory has a ceiling (measured in
- * docs/security.md); a connection is read no faster than its messages are handled.
+ * docs/security.md); a connection is read no faster than its messages are handled, and
+ * one that leaves more than a small buffer of what it is sent unread is dropped.
  * Subscribers who may not read a table cost no database work, and subscribers with the
  * same claims share one read-back per change.
  */
@@ -23,6 +24,7 @@ import type { Database } from '../db/database.ts';
 import type { JwtClaims, JwtKeys } from '../jwt.ts';
 import { verifyJwt } from '../jwt.ts';
 import { log } from '../logger.ts';
+import { backendLimits } from '../service-limits.ts';
 import { requestTarget } from '../request-boundary.ts';
 import type { SchemaCache } from '../rest/schema-cache.ts';
 import { matchesFilter } from './filters.ts';
@@ -62,7 +64,7 @@ export type RealtimeOptions = {
 };
 
 /** Database work done for deliveries, for tests and benchmarks. */
-export type RealtimeStats = { rowReads: number; readerLookups: number; refusedJoins: number; refusedConnections: number };
+export type RealtimeStats = { rowReads: number; readerLookups: number; refusedJoins: number; refusedConnections: number; droppedSlowConnections: number };
 
 const subscriberRoles = new Set(['anon', 'authenticated', 'service_role']);
 /** WebSocket close code 1013, "try again later": realtime-js reconnects with its backoff. */
@@ -83,14 +85,25 @@ export function createRealtimeService(options: RealtimeOptions) {
   // A larger frame closes the socket (1009) before it is read into memory whole.
   const wss = new WebSocketServer({ noServer: true, maxPayload: serviceLimits.realtimeFrameBytes });
   const connections = new Set<Connection>();
-  const stats: RealtimeStats = { rowReads: 0, readerLookups: 0, refusedJoins: 0, refusedConnections: 0 };
+  const stats: RealtimeStats = { rowReads: 0, readerLookups: 0, refusedJoins: 0, refusedConnections: 0, droppedSlowConnections: 0 };
+  const sendBufferCap = backendLimits.realtimeSendBufferBytes;
   /** Published tables the anon role may SELECT: only these cost a read-back for anonymous subscribers. */
   let anonReadable = new Set<string>();
   let queue: Promise<void> = Promise.resolve();
   let stopListening: (() => Promise<void>) | null = null;
 
   const send = (conn: Connection, message: PhoenixMessage) => {
-    if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(encode(message, conn.vsn));
+    if (conn.socket.readyState !== conn.socket.OPEN) return;
+    const frame = encode(message, conn.vsn);
+    // A client that does not read what it is sent (its replies, or the changes it asked
+    // for) would have this process hold all of it: past the cap it is dropped, and
+    // realtime-js reconnects and joins again once it reads.
+    if (conn.socket.bufferedAmount + Buffer.byteLength(frame) > sendBufferCap) {
+      stats.droppedSlowConnections += 1;
+      connections.delete(conn);
+      return conn.socket.terminate();
+    }
+    conn.socket.send(frame);
   };
   const reply = (conn: Connection, to: PhoenixMessage, status: 'ok' | 'error', response: Record<string, unknown>) =>
     send(conn, { joinRef: to.joinRef, ref: to.ref, topic: to.topic, event: 'phx_reply', payload: { status, response } });

@@ -178,6 +178,33 @@ describe('Realtime caps what one join and one connection may hold', () => {
     socket.close();
   });
 
+  it('drops a connection that does not read its replies before they pile up past the send buffer cap', async () => {
+    // Every frame is answered, echoing its ref: a client that sends and never reads would
+    // otherwise make the backend hold every reply (here 400 x 60 KiB) in its own memory.
+    const { socket, frames, closed } = openSocket(stack, '127.0.0.24');
+    await opened(socket);
+    const raw = (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause();
+    const ref = 'r'.repeat(60 * 1024);
+    const sent = 400;
+    for (let i = 0; i < sent; i += 1) socket.send(JSON.stringify([null, `${i}${ref}`, 'phoenix', 'heartbeat', {}]));
+    let isClosed = false;
+    void closed.then(() => { isClosed = true; });
+    // Time for the backend to read them all (it reads while the client does not).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    raw.resume();
+    await until(() => isClosed || frames.length === sent, 10_000);
+    expect(isClosed).toBe(true);
+    expect(frames.length).toBeLessThan(sent);
+    expect(frames.length * ref.length).toBeLessThan(20 * 1024 * 1024);
+    // Another connection of the same address still gets its answer.
+    const other = openSocket(stack, '127.0.0.24');
+    await opened(other.socket);
+    other.socket.send(JSON.stringify([null, 'hb', 'phoenix', 'heartbeat', {}]));
+    await until(() => replyTo(other.frames, 'hb') !== undefined);
+    other.socket.close();
+  });
+
   it('reports a channel over the bindings cap to realtime-js as a channel error naming the limit', async () => {
     const manager = await stack.signIn('manager@example.com');
     const channel = manager.channel('greedy');
