@@ -131,3 +131,7 @@ export async function unsavedWrites(factory?: IDBFactory): Promise<Array<{ key: 
     .sort((a, b) => (a.key < b.key ? -1 : 1))
     .map((note) => ({ key: note.key, save: note.save }));
 }
+
+// A page opens the notes' database as it loads, so that even its first keystroke is noted
+// (a save asked for before it is open goes un-noted). Not in the service worker, which saves nothing.
+if (globalThis.document && globalThis.indexedDB) void openSaveNotes();

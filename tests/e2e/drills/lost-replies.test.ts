@@ -64,6 +64,8 @@ describe('drill: replies lost after the server acted', () => {
     await until(() => deviceCounts(page), (c) => c.outbox === 0, 30_000, 'an empty outbox');
     const counts = await deviceCounts(page);
     expect(counts.deadLetters).toBe(0);
+    // Only this tablet typed: nothing was changed on another device.
+    expect(counts.conflicts).toBe(0);
     expect(falseClaims).toEqual([]);
     expect(page.url()).not.toContain('/login');
     expect(await page.getByText('Sign in again').count()).toBe(0);
