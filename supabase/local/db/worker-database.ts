@@ -220,6 +220,8 @@ export async function openWorkerDatabase(options: WorkerDatabaseOptions = {}): P
     async close() {
       await exclusive(async () => {
         if (closed) return;
+        // A reopening under way would otherwise leave a worker behind.
+        if (reopening) await reopening.catch(() => undefined);
         const conn = connection;
         if (!conn.ended) await post(conn, { kind: 'close' }).catch(() => undefined);
         closed = true;
