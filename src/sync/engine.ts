@@ -67,6 +67,11 @@ export type SyncEngineOptions = {
   requestRows?: number;
   /** Wait after a local write before pushing, so a burst of typing is one request. */
   debounceMs?: number;
+  /**
+   * Longest a push waits for typing to pause: a cell stores every keystroke, and a push
+   * in the middle of a number would put its first digits into the server's history.
+   */
+  debounceMaxMs?: number;
   /** Pull interval while idle. */
   intervalMs?: number;
   onReport?: (report: SyncReport) => void;
@@ -82,7 +87,7 @@ export class SyncEngine {
   private report: SyncReport = { state: 'stopped', leader: false, lastSyncedAt: null, lastError: null, nextAttemptAt: null, initialSync: null };
   private release: (() => void) | null = null;
   private stopped = true;
-  private timer: { handle: unknown; due: number; trigger: SyncTrigger } | null = null;
+  private timer: { handle: unknown; due: number; trigger: SyncTrigger; since: number } | null = null;
   private cycle: Promise<CycleResult> | null = null;
   private queued: SyncTrigger | null = null;
   private failures = 0;
@@ -100,6 +105,7 @@ export class SyncEngine {
       pageSize: serviceLimits.pullPageRows,
       requestRows: serviceLimits.pullRequestRows,
       debounceMs: 400,
+      debounceMaxMs: 2_000,
       intervalMs: 60_000,
       ...options,
     };
@@ -179,7 +185,8 @@ export class SyncEngine {
     return current && fullPullTriggers.has(current) ? current : next;
   }
 
-  private schedule(ms: number, trigger: SyncTrigger): void {
+  /** `since`: when the wait began (a wait for typing to pause counts from its first keystroke). */
+  private schedule(ms: number, trigger: SyncTrigger, since = this.options.clock.now()): void {
     const due = this.options.clock.now() + ms;
     if (this.timer && this.timer.due <= due) {
       this.timer.trigger = this.merge(this.timer.trigger, trigger);
@@ -189,9 +196,22 @@ export class SyncEngine {
     const handle = this.options.timers.setTimeout(() => {
       const fired = this.timer?.trigger ?? trigger;
       this.timer = null;
-      void this.runOnce(fired);
+      if (fired !== 'local-write') return void this.runOnce(fired);
+      void this.typingPause(since).catch(() => 0).then((wait) => {
+        if (wait > 0 && this.release && !this.stopped && !this.timer) this.schedule(wait, 'local-write', since);
+        else void this.runOnce(fired);
+      });
     }, ms);
-    this.timer = { handle, due, trigger };
+    this.timer = { handle, due, trigger, since };
+  }
+
+  /** How much longer to wait for the person to stop typing: 0 once edits have rested for the debounce, or the wait is at its longest. */
+  private async typingPause(since: number): Promise<number> {
+    const { clock, db, debounceMs, debounceMaxMs } = this.options;
+    const now = clock.now();
+    if (now - since >= debounceMaxMs) return 0;
+    const latest = (await db.outbox.toArray()).reduce((newest, entry) => Math.max(newest, entry.updatedAt), 0);
+    return Math.max(0, Math.min(latest + debounceMs, since + debounceMaxMs) - now);
   }
 
   private clearTimer(): void {
