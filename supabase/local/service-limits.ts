@@ -60,6 +60,13 @@ export const backendAuthLimits = {
    * 5 times in a million per code sent, and at most one code a minute is sent.
    */
   codeWrongTries: 5,
+  /**
+   * E-mail addresses whose code checks and wrong tries are counted at once (memory is
+   * bounded): past it the least recently typed are dropped, and a dropped address's
+   * outstanding codes are voided with its count, so a flood of other addresses cannot
+   * give a code fresh tries.
+   */
+  codeTrackedAddresses: 50_000,
 } as const;
 
 export type BackendLimits = ServiceLimits & { -readonly [K in keyof typeof backendLimits]: number };

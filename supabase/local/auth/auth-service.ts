@@ -81,7 +81,6 @@ export function createAuthService(options: AuthOptions) {
     mail: settings.mail,
     outbox: new Outbox(settings.mail.outboxFile),
     codeKey: key,
-    codeSent: (to) => codes.guard.forget(to),
   };
   void prepareDummyHash();
 

@@ -18,8 +18,6 @@ export type Mailer = {
   outbox: Outbox;
   /** The key tokens are hashed with (codeKey in email-links.ts). */
   codeKey: Buffer;
-  /** Told the address each new code goes to: its wrong tries start afresh (one-time-codes.ts). */
-  codeSent?: (to: string) => void;
 };
 
 export type LinkProperties = {
@@ -70,6 +68,5 @@ export async function issueLink(
   await tx.query(storeToken[type], type.startsWith('email_change') ? [user.id, hashed, options.newEmail ?? ''] : [user.id, hashed]);
   const link = actionLink(mailer.authUrl, hashed, linkTypes[type], redirectTo);
   await mailer.outbox.deliver({ to, type, subject: subjects[type], action_link: link, email_otp: otp, redirect_to: redirectTo, via: options.via });
-  mailer.codeSent?.(to);
   return { action_link: link, email_otp: otp, hashed_token: hashed, redirect_to: redirectTo, verification_type: type };
 }

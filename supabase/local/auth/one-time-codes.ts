@@ -9,7 +9,13 @@
  * - Each code typed for an e-mail address reserves one of its few tries *before* it is
  *   checked, so a burst of concurrent guesses cannot check more than the allowed number;
  *   when the last try fails, every code outstanding for that address is voided in the
- *   database. Tries are forgotten when a code is accepted or a new one is sent.
+ *   database. Tries are forgotten only when a code is accepted or the address's codes are
+ *   voided, not when a code is sent: a new code of one kind (a recovery e-mail anyone may
+ *   ask for) leaves a code of another kind (an invitation) alive, which must not get fresh
+ *   tries with it. Every code so meets at most the allowed wrong tries.
+ * - When more addresses are counted than `tracked`, the least recently typed is dropped
+ *   and its codes are voided with its count (fail closed): a flood of other addresses
+ *   cannot wipe a count and buy a code more tries.
  *
  * Counts are per e-mail address typed, whether or not an account has it, and a refused try
  * follows the same path either way: the answers do not tell who has an account. A link's
@@ -20,8 +26,6 @@ import type { Queryable } from '../db/database.ts';
 import { addressGroup } from './address-group.ts';
 import { TokenBuckets } from './rate-limit.ts';
 import type { CodeSettings } from './settings.ts';
-
-const maxTracked = 50_000;
 
 export class CodeGuard {
   private readonly addresses: TokenBuckets;
@@ -34,8 +38,8 @@ export class CodeGuard {
     now: () => number = Date.now,
   ) {
     const intervalMs = Math.round(3_600_000 / settings.perHour);
-    this.addresses = new TokenBuckets(settings.burst, intervalMs, now);
-    this.accounts = new TokenBuckets(settings.burst, intervalMs, now);
+    this.addresses = new TokenBuckets(settings.burst, intervalMs, now, settings.tracked);
+    this.accounts = new TokenBuckets(settings.burst, intervalMs, now, settings.tracked);
   }
 
   /** Milliseconds this client address must wait before checking a code, or 0 (its check is counted). */
@@ -48,16 +52,23 @@ export class CodeGuard {
     return this.accounts.take(email);
   }
 
-  /** Reserves a try for `email`; its number, or null when the tries are spent and no code may be checked. */
-  reserveTry(email: string): number | null {
+  /**
+   * Reserves a try for `email`: its number, or null when the tries are spent and no code
+   * may be checked; and the address dropped to make room, whose codes must be voided.
+   */
+  reserveTry(email: string): { tryNumber: number | null; dropped: string | null } {
     const spent = (this.tries.get(email) ?? 0) + 1;
     this.tries.delete(email); // re-inserted last: insertion order is the eviction order
     this.tries.set(email, spent);
-    if (this.tries.size > maxTracked) {
+    let dropped: string | null = null;
+    if (this.tries.size > this.settings.tracked) {
       const oldest = this.tries.keys().next();
-      if (!oldest.done) this.tries.delete(oldest.value);
+      if (!oldest.done) {
+        dropped = oldest.value;
+        this.tries.delete(dropped);
+      }
     }
-    return spent > this.settings.wrongTries ? null : spent;
+    return { tryNumber: spent > this.settings.wrongTries ? null : spent, dropped };
   }
 
   /** The try numbered `tryNumber` was wrong: true when it was the last, and the codes must be voided. */
@@ -65,7 +76,7 @@ export class CodeGuard {
     return tryNumber === this.settings.wrongTries;
   }
 
-  /** A code for `email` was accepted, or a new one sent: its tries start afresh. */
+  /** A code for `email` was accepted, or all its codes were voided: its tries start afresh. */
   forget(email: string): void {
     this.tries.delete(email.toLowerCase());
   }

@@ -19,10 +19,10 @@ type PairState = { failures: number; lastFailure: number };
 
 const maxEntries = 50_000;
 
-function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit = maxEntries): void {
   map.delete(key); // re-inserted at the end: Map order is the eviction order
   map.set(key, value);
-  if (map.size > maxEntries) {
+  if (map.size > limit) {
     const oldest = map.keys().next();
     if (!oldest.done) map.delete(oldest.value);
   }
@@ -107,6 +107,7 @@ export class TokenBuckets {
     private readonly burst: number,
     private readonly intervalMs: number,
     private readonly now: () => number = Date.now,
+    private readonly maxKeys = maxEntries,
   ) {}
 
   /** Spends one request of `key` and answers 0, or answers the milliseconds until it may. */
@@ -116,10 +117,10 @@ export class TokenBuckets {
     const state = this.credit.get(key);
     const ms = state ? Math.min(full, state.ms + Math.max(0, now - state.at)) : full;
     if (ms < this.intervalMs) {
-      remember(this.credit, key, { ms, at: now });
+      remember(this.credit, key, { ms, at: now }, this.maxKeys);
       return this.intervalMs - ms;
     }
-    remember(this.credit, key, { ms: ms - this.intervalMs, at: now });
+    remember(this.credit, key, { ms: ms - this.intervalMs, at: now }, this.maxKeys);
     return 0;
   }
 }

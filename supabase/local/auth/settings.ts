@@ -22,6 +22,8 @@ export type CodeSettings = {
   perHour: number;
   /** Wrong codes typed for one address before its outstanding codes are void. */
   wrongTries: number;
+  /** E-mail addresses whose tries and checks are counted at once; past it the oldest are dropped. */
+  tracked: number;
 };
 
 export type MailSettings = {
@@ -110,6 +112,7 @@ export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDi
       burst: backendAuthLimits.codeCheckBurst,
       perHour: backendAuthLimits.codeChecksPerHour,
       wrongTries: backendAuthLimits.codeWrongTries,
+      tracked: backendAuthLimits.codeTrackedAddresses,
     },
     mail: {
       siteUrl: url(env, 'LOCAL_SUPABASE_SITE_URL', 'http://localhost:4173'),

@@ -131,11 +131,16 @@ const linkTypes: Array<LinkType | 'email'> = ['signup', 'invite', 'magiclink', '
 async function verifyCode(ctx: SessionContext, codes: CodeCheck, type: LinkType | 'email', email: string, code: string): Promise<Verified> {
   const wait = codes.guard.admitAccount(email);
   if (wait > 0) return rateLimited(wait);
-  const tryNumber = codes.guard.reserveTry(email);
+  const { tryNumber, dropped } = codes.guard.reserveTry(email);
+  // An address no longer counted loses its codes with its count, so dropping it gives no fresh tries.
+  if (dropped !== null) await voidCodes(ctx.db, dropped);
   if (tryNumber === null) return codeInvalid; // the tries are spent: the codes are void, nothing to check
   const verified = await checkAndApply(ctx, codes.mail, type, tokenHash(codes.key, email, code), codeInvalid);
   if (verified.ok) codes.guard.forget(email);
-  else if (verified === codeInvalid && codes.guard.isLastTry(tryNumber)) await voidCodes(ctx.db, email);
+  else if (verified === codeInvalid && codes.guard.isLastTry(tryNumber)) {
+    await voidCodes(ctx.db, email);
+    codes.guard.forget(email); // every code of the address is dead: the next one sent starts with all its tries
+  }
   return verified;
 }
 

@@ -311,6 +311,30 @@ for (const engine of engines) {
       expect((await verify({ type: 'recovery', email, token: again }, address(8, 2))).status).toBe(200);
     });
 
+    it('keeps an invite code to 5 wrong tries however many other codes are sent to its address meanwhile', async () => {
+      // A recovery e-mail (anyone may ask for one) replaces the recovery code, not the
+      // invitation's: the invitation's code must not get 5 fresh tries with each one.
+      const email = 'late.joiner@example.com';
+      expect((await stack.service().auth.admin.inviteUserByEmail(email)).error).toBeNull();
+      const right = (await lastMail(outboxFile, email, 'invite')).email_otp;
+      let n = 0;
+      for (let round = 0; round < 3; round += 1) {
+        expect((await authCall(stack, 'POST', '/recover', { body: { email } })).status).toBe(200);
+        for (let i = 0; i < 4; i += 1) {
+          n += 1;
+          expect((await verify({ type: 'invite', email, token: wrongCode(right, n) }, address(9, n))).status).toBe(403);
+        }
+      }
+      expect(await verify({ type: 'invite', email, token: right }, address(9, 100))).toMatchObject({ status: 403, body: invalidCode });
+      const { rows } = await stack.database.query<{ confirmed: boolean }>(
+        'select email_confirmed_at is not null as confirmed from auth.users where email = $1', [email],
+      );
+      expect(rows).toEqual([{ confirmed: false }]);
+      // The invitee asks for a fresh code after the void, and it works.
+      const fresh = await recoveryCode(email);
+      expect((await verify({ type: 'recovery', email, token: fresh }, address(9, 101))).status).toBe(200);
+    });
+
     it('throttles every way of presenting a code: GET link, POST token_hash and POST code, for every type', async () => {
       const forms: Array<{ name: string; send: (from: string) => Promise<AuthAnswer> }> = [];
       for (const type of ['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email']) {
@@ -327,6 +351,37 @@ for (const engine of engines) {
         expect(seen.filter((s) => s === 429), form.name).toEqual([]);
         expect(await form.send(from), form.name).toMatchObject({ status: 429, body: rateLimited });
       }
+    });
+  });
+
+  describe(`one-time codes when more addresses are typed than are tracked, on ${engine}`, () => {
+    let stack: TestStack;
+    let folder: string;
+    let outboxFile: string;
+    const tracked = 20;
+    beforeAll(async () => {
+      folder = await mkdtemp(path.join(tmpdir(), 'one-time-codes-tracked-'));
+      outboxFile = path.join(folder, 'mail-outbox.jsonl');
+      stack = await startTestStack({ engine, auth: { codes: { tracked }, mail: { outboxFile, intervalSeconds: 0 } } });
+    });
+    afterAll(async () => {
+      await stack?.stop();
+      if (folder) await rm(folder, { recursive: true, force: true });
+    });
+
+    it('voids the codes of an address whose wrong tries are forgotten to make room, so a flood of other addresses buys no tries', async () => {
+      const email = 'flooded@example.com';
+      expect((await stack.service().auth.admin.createUser({ email, password: 'forgotten-42', email_confirm: true })).error).toBeNull();
+      expect((await authCall(stack, 'POST', '/recover', { body: { email } })).status).toBe(200);
+      const right = (await lastMail(outboxFile, email, 'recovery')).email_otp;
+      const verify = (body: Record<string, unknown>, from: string) => authCall(stack, 'POST', '/verify', { body, from });
+      for (let i = 0; i < 4; i += 1) expect((await verify({ type: 'recovery', email, token: wrongCode(right, i) }, address(50, i))).status).toBe(403);
+      // More unknown addresses than are tracked, each from its own client address.
+      for (let i = 0; i <= tracked; i += 1) {
+        expect((await verify({ type: 'recovery', email: `filler${i}@example.com`, token: '000000' }, address(51, i))).status).toBe(403);
+      }
+      for (let i = 4; i < 8; i += 1) expect((await verify({ type: 'recovery', email, token: wrongCode(right, i) }, address(50, i))).status).toBe(403);
+      expect(await verify({ type: 'recovery', email, token: right }, address(50, 20))).toMatchObject({ status: 403, body: invalidCode });
     });
   });
 }
