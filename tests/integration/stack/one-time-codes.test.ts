@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Socket } from 'node:net';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -309,6 +310,31 @@ for (const engine of engines) {
       expect((await verify({ type: 'recovery', token_hash: token }, address(8, 1))).status).toBe(200);
       const again = await recoveryCode(email);
       expect((await verify({ type: 'recovery', email, token: again }, address(8, 2))).status).toBe(200);
+    });
+
+    it('counts a client by its connection, whatever address its forwarding headers claim', async () => {
+      // No proxy is configured: X-Forwarded-For and its kin are the client's own words.
+      const from = address(60, 0);
+      const spoofed = (i: number) => new Promise<number>((resolve, reject) => {
+        const url = new URL(`${stack.url}/auth/v1/verify`);
+        const payload = JSON.stringify({ type: 'recovery', email: `spoof${i}@example.com`, token: '000000' });
+        const claimed = `10.${i}.0.1`;
+        const req = request({
+          host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from,
+          headers: {
+            apikey: stack.keys.anonKey, 'Content-Type': 'application/json', 'X-Forwarded-For': claimed, 'X-Real-IP': claimed,
+            Forwarded: `for=${claimed}`, 'CF-Connecting-IP': claimed, 'True-Client-IP': claimed, 'Fly-Client-IP': claimed,
+          },
+        }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(payload);
+      });
+      const seen: number[] = [];
+      for (let i = 0; i <= burst; i += 1) seen.push(await spoofed(i));
+      expect(seen).toEqual([...Array<number>(burst).fill(403), 429]);
     });
 
     it('keeps an invite code to 5 wrong tries however many other codes are sent to its address meanwhile', async () => {
