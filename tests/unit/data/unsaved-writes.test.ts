@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppDatabase } from '../../../src/data/app-database.ts';
 import { replayUnsavedWrites, saveRows } from '../../../src/data/local-writes.ts';
 import type { RowWrite } from '../../../src/data/local-writes.ts';
-import { noteUnsavedWrite, openSaveNotes, unsavedWrites } from '../../../src/data/unsaved-writes.ts';
+import { guardClosingPage, holdingThePage, noteUnsavedWrite, openSaveNotes, unsavedWrites } from '../../../src/data/unsaved-writes.ts';
 
 const key = { store_id: 's1', year: 2031, month: 6 };
 const write = (sales: number): RowWrite => ({ table: 'yearly_financial_inputs', row: { ...key, sales } });
@@ -75,5 +75,30 @@ describe('an edit typed back to the value it replaced', () => {
     await db.outbox.update(entry?.seq as number, { unconfirmed: [{ rev: 1, changes: { sales: 120 } }] });
     await saveRows(db, [write(100)], ctx);
     expect(await db.outbox.toArray()).toMatchObject([{ changes: { sales: 100 }, base: { sales: 100 } }]);
+  });
+});
+
+describe('closing the page', () => {
+  it('asks only while a save has not committed', async () => {
+    let listener: ((event: BeforeUnloadEvent) => void) | undefined;
+    const target = {
+      addEventListener: (_type: string, handler: (event: BeforeUnloadEvent) => void) => (listener = handler),
+      removeEventListener: () => (listener = undefined),
+    } as unknown as Pick<Window, 'addEventListener' | 'removeEventListener'>;
+    const stop = guardClosingPage(target);
+    const closing = () => {
+      const event = { prevented: false, returnValue: undefined as unknown, preventDefault() { this.prevented = true; } };
+      listener?.(event as unknown as BeforeUnloadEvent);
+      return event.prevented;
+    };
+    expect(closing()).toBe(false);
+    let commit: (value: number) => void = () => undefined;
+    const saving = holdingThePage(new Promise<number>((resolve) => (commit = resolve)));
+    expect(closing()).toBe(true);
+    commit(1);
+    await saving;
+    expect(closing()).toBe(false);
+    stop();
+    expect(listener).toBeUndefined();
   });
 });
