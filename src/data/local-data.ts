@@ -5,6 +5,7 @@
  */
 import type { AppDatabase } from './app-database.ts';
 import { syncedTableNames } from './synced-tables.ts';
+import { forgetAllUnsavedWrites } from './unsaved-writes.ts';
 
 export async function unsyncedCount(db: AppDatabase): Promise<number> {
   const [pending, refused] = await Promise.all([db.outbox.count(), db.deadLetters.count()]);
@@ -28,4 +29,6 @@ export async function clearLocalData(db: AppDatabase, options: { discardUnsynced
     if (unsynced > 0 && !options.discardUnsynced) throw new UnsyncedEditsError(unsynced);
     await Promise.all(tables.map((table) => table.clear()));
   });
+  // Saves noted but never committed belonged to the edits just cleared (see unsaved-writes.ts).
+  await forgetAllUnsavedWrites();
 }

@@ -90,6 +90,22 @@ export function forgetUnsavedWrite(key: string | null): void {
   if (key) writeNotes((notes) => notes.delete(key));
 }
 
+/**
+ * Every note goes (signing out and clearing the device): a save noted before the device
+ * was cleared must not come back at the next start, nor under the next person's session.
+ */
+export async function forgetAllUnsavedWrites(factory?: IDBFactory): Promise<void> {
+  const db = await openSaveNotes(factory);
+  if (!db) return;
+  await new Promise<void>((resolve) => {
+    const transaction = db.transaction('notes', 'readwrite');
+    transaction.objectStore('notes').clear();
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => resolve();
+    transaction.onabort = () => resolve();
+  });
+}
+
 /** Counts a save from its start to its commit (or failure), for the closing page's question. */
 export async function holdingThePage<T>(save: Promise<T>): Promise<T> {
   uncommitted += 1;

@@ -1,6 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppDatabase } from '../../../src/data/app-database.ts';
+import { clearLocalData } from '../../../src/data/local-data.ts';
 import { replayUnsavedWrites, saveRows } from '../../../src/data/local-writes.ts';
 import type { RowWrite } from '../../../src/data/local-writes.ts';
 import { guardClosingPage, holdingThePage, noteUnsavedWrite, openSaveNotes, unsavedWrites } from '../../../src/data/unsaved-writes.ts';
@@ -40,6 +41,15 @@ describe('saves noted before they start', () => {
     expect(await device.outbox.toArray()).toMatchObject([{ changes: { sales: 42.5 }, userId: 'u1' }]);
     await settled();
     expect(await unsavedWrites(notes)).toEqual([]);
+  });
+
+  it('forgets every note when the device is cleared at sign-out, so nothing comes back at the next start', async () => {
+    const device = open();
+    expect(noteUnsavedWrite({ writes: [write(7)], ctx })).not.toBeNull();
+    await clearLocalData(device, { discardUnsynced: true });
+    expect(await unsavedWrites(notes)).toEqual([]);
+    expect(await replayUnsavedWrites(device)).toBe(0);
+    expect(await device.outbox.count()).toBe(0);
   });
 
   it('drops a noted save that breaks a field limit instead of applying it', async () => {
