@@ -114,6 +114,12 @@ export function createRealtimeService(options: RealtimeOptions) {
     const check = await verifyJwt(token, options.jwtSecret);
     if (!check.ok || !subscriberRoles.has(check.claims.role ?? 'anon')) return null;
     conn.lastToken = { token, claims: check.claims };
+    // realtime-js gives every channel of a connection its newest token: the connection's
+    // channels of the same person take this one too, so a client sending each channel a
+    // token of its own (each up to 8 KiB of metadata) keeps one claims object, not twenty.
+    for (const channel of conn.channels.values()) {
+      if (channel.claims.role === check.claims.role && channel.claims.sub === check.claims.sub) channel.claims = check.claims;
+    }
     return check.claims;
   }
 
