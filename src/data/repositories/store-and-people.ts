@@ -43,6 +43,12 @@ export function useActiveAdvisors(storeId: string | null): Row[] | undefined {
   }, [device, storeId]);
 }
 
+/** Every advisor of the store, active or not (a month lists those with figures in it). */
+export function useStoreAdvisors(storeId: string | null): Row[] | undefined {
+  const device = useDevice();
+  return useLiveQuery(async () => (storeId ? device.db.mirror('front_end_team_advisors').where('store_id').equals(storeId).toArray() : []), [device, storeId]);
+}
+
 /** Adds an advisor; the name must not be blank. Returns the new advisor's id. */
 export async function addAdvisor(device: Device, storeId: string, name: string): Promise<string> {
   const trimmed = name.trim();

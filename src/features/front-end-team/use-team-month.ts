@@ -1,9 +1,10 @@
 /**
  * Everything the Front End Team page shows for a month, from the device database: the
- * active advisors, each advisor's month figures (days worked and pay, totals, op codes,
- * surveys), the month's score card targets, and how far through the month the store is.
+ * active advisors and any inactive one with figures in the month, each advisor's month
+ * figures (days worked and pay, totals, op codes, surveys), the month's score card
+ * targets, and how far through the month the store is.
  */
-import { useActiveAdvisors } from '../../data/repositories/store-and-people.ts';
+import { useStoreAdvisors } from '../../data/repositories/store-and-people.ts';
 import { useTeamMonth } from '../../data/repositories/front-end-team.ts';
 import type { Row } from '../../data/synced-tables.ts';
 import type { Figures } from '../../domain/front-end-team.ts';
@@ -11,6 +12,7 @@ import { addUp, opCodeFields, totalsFields } from '../../domain/front-end-team.t
 import type { MonthKey } from '../../domain/month.ts';
 import { yearAndMonth } from '../../domain/month.ts';
 import { monthComplete } from '../../domain/kpi-math.ts';
+import { advisorsOfMonth } from '../../domain/month-advisors.ts';
 import { useMonthDays } from '../daily/use-daily-month.ts';
 import { useSyncStatus } from '../session/session-context.tsx';
 
@@ -40,7 +42,7 @@ function byAdvisor(advisors: Advisor[], rows: Row[], keys: readonly string[]): M
 export function useFrontEndTeamMonth(storeId: string | null, monthKey: MonthKey): TeamMonth | undefined {
   const { lastSyncedAt } = useSyncStatus();
   const { year, month } = yearAndMonth(monthKey);
-  const advisorRows = useActiveAdvisors(storeId);
+  const advisorRows = useStoreAdvisors(storeId);
   const pay = useTeamMonth('front_end_team_daily_performance', storeId, year, month);
   const totals = useTeamMonth('front_end_team_advisor_totals', storeId, year, month);
   const opCodes = useTeamMonth('front_end_team_advisor_op_codes', storeId, year, month);
@@ -48,7 +50,8 @@ export function useFrontEndTeamMonth(storeId: string | null, monthKey: MonthKey)
   const targets = useTeamMonth('front_end_team_targets', storeId, year, month);
   const store = useMonthDays(storeId, monthKey);
   if (!advisorRows || !pay || !totals || !opCodes || !surveys || !targets || !store) return undefined;
-  const advisors = advisorRows.map((row) => ({ id: String(row.id), name: String(row.advisor_name) }));
+  // An advisor set inactive keeps their place in the months that hold their figures.
+  const advisors = advisorsOfMonth(advisorRows, [...pay, ...totals, ...opCodes, ...surveys]);
   return {
     year,
     month,
