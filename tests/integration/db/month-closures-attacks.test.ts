@@ -143,3 +143,61 @@ for (const engine of engines) {
     });
   });
 }
+
+/**
+ * Closing a month while a write to it is in flight (PostgreSQL only: PGlite runs one
+ * transaction at a time, so nothing is ever in flight beside another). Without an order
+ * between them, a write that began before the closure committed lands after it: the
+ * manager closed a month that then held a figure nobody had seen.
+ */
+if (engines.includes('postgres')) {
+  describe('a write in flight and a closing, on postgres', () => {
+    let db: TestDatabase;
+    const claims = (userId: string) => JSON.stringify({ sub: userId, role: 'authenticated' });
+    const asMember = "select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)";
+    const close = (month: string) => `insert into public.month_closures (store_id, month_start, year) values ('${demo.storeA}', '${month}', 2031)`;
+    /** A holiday: the smallest write to a month (a daily value must also carry its week labels). */
+    const write = (date: string) => `insert into public.store_calendar_days (store_id, calendar_date, year, is_work_day) values ('${demo.storeA}', '${date}', 2031, false)`;
+    const settle = <T>(promise: Promise<T>) => promise.then(() => 'done', (error: unknown) => (isPostgresError(error) ? (error.code ?? '') : 'error'));
+    const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+
+    /** `first` runs and holds its transaction open; meanwhile `second` starts. */
+    async function overlap(first: string, second: string) {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started = () => {};
+      const ready = new Promise<void>((resolve) => (started = resolve));
+      const one = settle(db.transaction(async (tx) => {
+        await tx.query(asMember, [claims(demo.managerId)]);
+        await tx.query(first);
+        started();
+        await held;
+      }));
+      await Promise.race([ready, one]);
+      const two = settle(db.transaction(async (tx) => {
+        await tx.query(asMember, [claims(demo.managerId)]);
+        await tx.query(second);
+      }));
+      const whileHeld = await within(two, 400);
+      release();
+      return { whileHeld, first: await one, second: await two };
+    }
+
+    beforeAll(async () => {
+      db = await createTestDatabase('postgres');
+    });
+    afterAll(() => db?.dispose());
+
+    it('a closing waits for a write to the month that is in flight', async () => {
+      expect(await overlap(write('2031-09-10'), close('2031-09-01'))).toEqual({ whileHeld: 'still waiting', first: 'done', second: 'done' });
+    });
+
+    it('a write waits for a closing in flight, and is then refused', async () => {
+      expect(await overlap(close('2031-10-01'), write('2031-10-10'))).toEqual({ whileHeld: 'still waiting', first: 'done', second: '23M01' });
+    });
+
+    it('a write to another month does not wait', async () => {
+      expect(await overlap(close('2031-11-01'), write('2031-12-10'))).toEqual({ whileHeld: 'done', first: 'done', second: 'done' });
+    });
+  });
+}
