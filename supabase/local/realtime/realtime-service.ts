@@ -174,6 +174,21 @@ export function createRealtimeService(options: RealtimeOptions) {
     reply(conn, message, 'error', { reason: 'unmatched topic' });
   }
 
+  /**
+   * The claims as a key for sharing read-backs, computed once per claims object: every
+   * change is matched against every channel, and writing out each channel's claims for
+   * each change made a 300-row write with 10,000 signed-in channels listening take 26 s.
+   */
+  const claimKeys = new WeakMap<JwtClaims, string>();
+  const keyOf = (claims: JwtClaims): string => {
+    let key = claimKeys.get(claims);
+    if (key === undefined) {
+      key = JSON.stringify(claims);
+      claimKeys.set(claims, key);
+    }
+    return key;
+  };
+
   /** The row as the subscriber may read it, or null; a role that may not read the table costs no query. */
   async function readAs(claims: JwtClaims, change: Change): Promise<Record<string, unknown> | null> {
     if ((claims.role ?? 'anon') === 'anon' && !anonReadable.has(`${change.schema}.${change.table}`)) return null;
@@ -215,19 +230,24 @@ export function createRealtimeService(options: RealtimeOptions) {
     if (targets.length === 0) return;
     const isDelete = change.type === 'DELETE';
     const allowedDeletes = isDelete ? await deleteListeners(change, targets.map((t) => t.channel)) : null;
-    // Subscribers with identical claims see identical rows: one read-back for all of them.
-    const reads = new Map<string, Promise<Record<string, unknown> | null>>();
+    // Subscribers with identical claims see identical rows: one read-back for all of them,
+    // all read before the channels are gone through (one wait per claims, not per channel).
+    const records = new Map<string, Record<string, unknown> | null>();
+    if (!allowedDeletes) {
+      for (const { channel } of targets) {
+        const claimsKey = keyOf(channel.claims);
+        if (!records.has(claimsKey)) records.set(claimsKey, await readAs(channel.claims, change));
+      }
+    }
+    const oldRow = change.old ?? { ...change.key, ...change.scope };
     for (const { conn, channel, bindings } of targets) {
       let record: Record<string, unknown> | null = null;
       if (allowedDeletes) {
         if (!allowedDeletes.has(channel)) continue;
       } else {
-        const claimsKey = JSON.stringify(channel.claims);
-        if (!reads.has(claimsKey)) reads.set(claimsKey, readAs(channel.claims, change));
-        record = await (reads.get(claimsKey) as Promise<Record<string, unknown> | null>);
+        record = records.get(keyOf(channel.claims)) ?? null;
         if (!record) continue;
       }
-      const oldRow = change.old ?? { ...change.key, ...change.scope };
       const ids = bindings.filter((b) => matchesFilter(b.filter, record ?? oldRow)).map((b) => b.id);
       if (ids.length === 0) continue;
       send(conn, {
