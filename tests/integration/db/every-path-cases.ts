@@ -18,12 +18,13 @@ export const serverStamps = ['created_at', 'updated_at', 'sync_xid'] as const;
  * identity: the id or a key column, which never changes in place. stamp: a server stamp.
  * derived: a bookkeeping column the history leaves out, which a CHECK ties to the key (a
  * daily value's year, month and weekday). unchecked: one the history leaves out that no
- * rule ties to the key (a daily value's week labels, which nothing on the server or the
- * device reads: the screens work weeks out from the date). figure: everything else, whose every change is
- * recorded; `boundToKey` when a CHECK also ties it to the key (a week's end date), so a
- * change may be refused by that rule instead.
+ * rule ties to the key (none may be). label: a column whose changes are recorded but not
+ * its first value (a daily value's week labels, written from the date with the row).
+ * figure: everything else, whose every change is recorded, from the insert on;
+ * `boundToKey` when a CHECK also ties it to the key (a week's end date), so a change may
+ * be refused by that rule instead.
  */
-export type ColumnPart = 'identity' | 'stamp' | 'derived' | 'unchecked' | 'figure';
+export type ColumnPart = 'identity' | 'stamp' | 'derived' | 'unchecked' | 'label' | 'figure';
 
 export type WalkedColumn = { name: string; type: string; part: ColumnPart; boundToKey: boolean };
 export type WalkedTable = { name: string; key: string[]; columns: WalkedColumn[] };
@@ -39,9 +40,10 @@ export async function auditedTables(db: Queryable): Promise<WalkedTable[]> {
   const tables: WalkedTable[] = [];
   for (const { name, key } of rows) {
     const identity = ['id', ...key];
-    const { rows: columns } = await db.query<{ name: string; type: string; ignored: boolean; bound: boolean }>(
+    const { rows: columns } = await db.query<{ name: string; type: string; ignored: boolean; ignored_on_insert: boolean; bound: boolean }>(
       `select a.attname::text as name, pg_catalog.format_type(a.atttypid, a.atttypmod) as type,
-              private.history_ignores(a.attname) as ignored,
+              private.history_ignores_on(a.attname, 'UPDATE') as ignored,
+              private.history_ignores_on(a.attname, 'INSERT') as ignored_on_insert,
               exists (select 1 from pg_constraint k
                        where k.conrelid = a.attrelid and k.contype = 'c' and a.attnum = any (k.conkey)
                          and exists (select 1 from pg_attribute b
@@ -67,7 +69,9 @@ export async function auditedTables(db: Queryable): Promise<WalkedTable[]> {
               ? column.bound
                 ? 'derived'
                 : 'unchecked'
-              : 'figure',
+              : column.ignored_on_insert
+                ? 'label'
+                : 'figure',
       })),
     });
   }
