@@ -44,13 +44,14 @@ export function setMonthClosed(device: Device, storeId: string, month: string, c
 }
 
 /**
- * A closure that keeps the settings its month was closed with. A month closed on this
- * device and not yet confirmed by the server has none yet: it is computed with the
- * store's settings of now, which are what the server will keep.
+ * A closure that keeps the settings its month was first closed with; it keeps them when
+ * an admin reopens the month (docs/figures.md). A month closed on this device and not yet
+ * confirmed by the server has none yet: it is computed with the store's settings of now,
+ * which are what the server will keep.
  */
-const keepsSettings = (row: Row | null | undefined): row is Row => !!row && !row.deleted_at && row.closed === true && isWorkWeek(row.work_week);
+const keepsSettings = (row: Row | null | undefined): row is Row => !!row && !row.deleted_at && isWorkWeek(row.work_week);
 
-/** The month's closure when it is closed and keeps its settings; null otherwise. */
+/** The month's closure when it keeps the settings it was closed with; null otherwise. */
 export async function readClosedMonth(device: Pick<Device, 'db'>, storeId: string, month: MonthKey): Promise<Row | null> {
   const row = await device.db.mirror('month_closures').get([storeId, `${month}-01`]);
   return keepsSettings(row) ? row : null;

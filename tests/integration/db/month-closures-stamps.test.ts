@@ -214,10 +214,23 @@ for (const engine of engines) {
       expect(await settingsOf('2031-07-01')).toEqual({ week: '1111111', mix: '40/40/20' });
     });
 
-    it('takes the pattern again when a reopened month is closed again', async () => {
+    it('keeps the pattern it was first closed with when reopened and closed again', async () => {
       await commitAs(demo.adminId, `update month_closures set closed = false where store_id = '${demo.storeA}' and month_start = '2031-06-01'`);
+      expect(await snapshot(demo.storeA, '2031-06-01')).toEqual({ work_week: '1111100', mix: '50/30/20' });
       await commitAs(demo.managerId, `update month_closures set closed = true where store_id = '${demo.storeA}' and month_start = '2031-06-01'`);
-      expect(await snapshot(demo.storeA, '2031-06-01')).toEqual({ work_week: '1111111', mix: '40/40/20' });
+      expect(await snapshot(demo.storeA, '2031-06-01')).toEqual({ work_week: '1111100', mix: '50/30/20' });
+    });
+
+    it('gives the store comparison a reopened month\'s kept pattern', async () => {
+      await commitAs(demo.adminId, `update month_closures set closed = false where store_id = '${demo.storeA}' and month_start = '2031-06-01'`);
+      const week = await asActor(db, admin, async (tx) => {
+        const { rows } = await tx.query<{ week: string }>(
+          `select s -> 'month' -> 'settings' ->> 'work_week' as week from jsonb_array_elements(public.store_comparison($1)) s where s ->> 'store_id' = $2`,
+          ['2031-06-01', demo.storeA],
+        );
+        return rows[0]?.week;
+      });
+      expect(week).toBe('1111100');
     });
 
   });

@@ -24,7 +24,7 @@ describe("a closed month's figures on the device", () => {
       closure('2026-10-01', { work_week: '1111110', mix_target_cp: 40, mix_target_w: 30, mix_target_i: 30 }),
       // Closed on this device, not yet confirmed by the server: nothing kept yet.
       closure('2026-09-01', {}),
-      // Reopened: the store's settings of now apply again.
+      // Reopened by an admin: it keeps the settings it was closed with.
       closure('2026-08-01', { closed: false, work_week: '1111110', mix_target_cp: 40, mix_target_w: 30, mix_target_i: 30 }),
     ]);
   });
@@ -37,8 +37,15 @@ describe("a closed month's figures on the device", () => {
     expect(rows.settings).toMatchObject({ mix_target_cp: 40, mix_target_w: 30, mix_target_i: 30 });
   });
 
-  it("counts an open month, a reopened one and one the server has not confirmed with the store's settings of now", async () => {
-    for (const month of ['2026-11', '2026-09', '2026-08']) {
+  it('counts a reopened month with the work week it was first closed with', async () => {
+    const rows = asClosedMonth(await readMonthRows(device, 's1', '2026-08'), await readClosedMonth(device, 's1', '2026-08'));
+    // August 2026: 31 days, 5 Sundays (2, 9, 16, 23, 30): 26 Monday to Saturday (21 Monday to Friday).
+    expect(monthDays(rows.month, rows.weeks, rows.pattern, afterBoth).workDays).toBe(26);
+    expect(rows.settings).toMatchObject({ mix_target_cp: 40 });
+  });
+
+  it("counts an open month and one the server has not confirmed with the store's settings of now", async () => {
+    for (const month of ['2026-11', '2026-09']) {
       expect(await readClosedMonth(device, 's1', month)).toBeNull();
       const rows = asClosedMonth(await readMonthRows(device, 's1', month), await readClosedMonth(device, 's1', month));
       expect(rows.settings).toMatchObject({ mix_target_cp: 60 });
