@@ -20,6 +20,7 @@ import { createRealtimeService } from './realtime/realtime-service.ts';
 import type { Service } from './request-boundary.ts';
 import { createRequestHandler, createUpgradeHandler, handleClientError, handleConnect } from './request-boundary.ts';
 import { prepareRestLimits } from './rest/embed-budget.ts';
+import { keepPlannerStatistics } from './rest/planner-statistics.ts';
 import { createRestService } from './rest/rest-service.ts';
 import type { RestSettings } from './rest/rest-settings.ts';
 import { resolveRestSettings } from './rest/rest-settings.ts';
@@ -85,6 +86,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     maxWaitingPerClient: limits.dbQueuePerClient,
     maxWaitMs: limits.dbQueueWaitMs,
   });
+  // PGlite has no autovacuum; the planned-cost guard needs the planner's statistics from
+  // the first request on.
+  const statistics = db.engine === 'pglite' ? keepPlannerStatistics(db, queue) : null;
+  await statistics?.refresh();
 
   const server = createServer();
   const host = options.host ?? '127.0.0.1';
@@ -136,6 +141,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     realtimeStats: () => realtime.stats(),
     queue,
     async close() {
+      await statistics?.stop();
       await realtime.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

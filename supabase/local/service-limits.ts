@@ -26,6 +26,18 @@ export const backendLimits = {
    */
   maxPatternLength: 100,
   /**
+   * The planner's total cost (EXPLAIN's "Total Cost", weighted for the request's patterns)
+   * one REST statement may have on PGlite; more is refused before it runs (413, 54000;
+   * rest/plan-cost.ts). PGlite cannot interrupt a statement and serves one at a time, so
+   * this bounds how long one request holds everyone else. Measured there with five years
+   * of a store's figures: about 10 microseconds per unit (an embed reading every figure
+   * once per figure: 560,000, 6 s; 28,000, 0.3 s), so 25,000 holds the others up about a
+   * quarter of a second; the app's own REST reads cost under 1,000 and an aggregate over
+   * a store's figures 6,000. PostgreSQL has no such limit: its statement timeout cuts a
+   * statement and other connections go on.
+   */
+  maxPlanCost: 25_000,
+  /**
    * Bytes a Realtime connection may leave unread (sent by the backend, not yet taken by
    * the client's socket) before it is dropped: a client that sends and never reads would
    * otherwise have the backend hold every reply and change meant for it. A reading client
@@ -76,6 +88,7 @@ export const limitVariables = {
   statementTimeoutMs: 'LOCAL_SUPABASE_STATEMENT_TIMEOUT_MS',
   dbQueueLength: 'LOCAL_SUPABASE_DB_QUEUE_LENGTH',
   maxAggregatedRows: 'LOCAL_SUPABASE_MAX_AGGREGATED_ROWS',
+  maxPlanCost: 'LOCAL_SUPABASE_MAX_PLAN_COST',
 } as const satisfies Partial<Record<keyof BackendLimits, string>>;
 
 export function resolveLimits(env: NodeJS.ProcessEnv = process.env, overrides: Partial<BackendLimits> = {}): BackendLimits {

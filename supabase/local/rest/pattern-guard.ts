@@ -170,7 +170,7 @@ function patternCost(op: string, pattern: string): number {
 }
 
 /** Refuses the request when one of its patterns, or all of them together, cost more than `maxPatternLength`. */
-export function checkPatterns(conditions: Condition[], maxPatternLength: number): void {
+export function checkPatterns(conditions: Condition[], maxPatternLength: number): number {
   let total = 0;
   for (const { op, pattern } of conditions.flatMap(patternsOf)) {
     const cost = patternCost(op, pattern);
@@ -184,4 +184,5 @@ export function checkPatterns(conditions: Condition[], maxPatternLength: number)
         `Use fewer or shorter patterns in one request (each counts at least ${leastCost.pattern}, a full-text query ${leastCost.fullText}).`);
     }
   }
+  return total;
 }

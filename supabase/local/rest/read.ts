@@ -8,6 +8,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { Reply } from '../http.ts';
 import { countSelect } from './count-query.ts';
+import { checkPlanCost } from './plan-cost.ts';
 import { appliedHeader } from './prefer.ts';
 import type { NodeInput } from './read-query.ts';
 import { buildNode } from './read-query.ts';
@@ -69,6 +70,7 @@ export function prepareRead(ctx: RequestContext, root: ReadRoot, shape: QuerySha
 /** Runs a prepared read in `tx`: the result with its total as the preferred count gives it. */
 export async function executeRead(ctx: RequestContext, tx: Queryable, prepared: PreparedRead): Promise<StatementResult | { plan: string }> {
   if (ctx.media.kind === 'plan') return { plan: await runPlan(tx, prepared.sql, prepared.params, ctx.media.format) };
+  await checkPlanCost(ctx.planCost, tx, prepared.sql, prepared.params);
   const result = await runStatement(tx, prepared.sql, prepared.params);
   const maxRows = ctx.limits.maxRowsPerRead;
   const planned = async () => {

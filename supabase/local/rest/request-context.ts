@@ -9,6 +9,7 @@ import type { BackendLimits } from '../service-limits.ts';
 import { RestError } from './errors.ts';
 import type { Media } from './media.ts';
 import { contentType } from './media.ts';
+import type { PlanCostCheck } from './plan-cost.ts';
 import type { Preferences } from './prefer.ts';
 import type { EmbedOptions, ReadContext } from './read-query.ts';
 import type { RestSettings } from './rest-settings.ts';
@@ -27,6 +28,8 @@ export type RequestContext = {
   prefs: Preferences;
   media: Media;
   run: RunInRole;
+  /** How the request's statements' planned cost is checked, or null where it is not (plan-cost.ts). */
+  planCost: PlanCostCheck | null;
 };
 
 export function findTable(ctx: RequestContext, name: string): Table {

@@ -28,6 +28,8 @@ export type QueryShape = {
   onConflict?: string[];
   /** GET /rpc: parameters without an operator are the function's arguments. */
   args: Array<[string, string]>;
+  /** The patterns' characters counted against maxPatternLength; they weight the planned cost (plan-cost.ts). */
+  patternCost: number;
 };
 
 const reserved = new Set(['select', 'columns', 'on_conflict']);
@@ -84,7 +86,7 @@ export function readQueryShape(
   if (entries.length > limits.maxQueryParameters) {
     throw new RestError(400, 'PGRST100', 'Too many query parameters', `At most ${limits.maxQueryParameters} are allowed.`);
   }
-  const shape: QueryShape = { select: parseSelect('*'), conditions: [], order: [], embeds: new Map(), args: [] };
+  const shape: QueryShape = { select: parseSelect('*'), conditions: [], order: [], embeds: new Map(), args: [], patternCost: 0 };
   for (const [key, value] of entries) {
     if (key === 'select') shape.select = parseSelect(value);
     else if (key === 'columns') shape.columns = parseNameList(value, 'columns');
@@ -135,5 +137,5 @@ function checkCost(shape: QueryShape, limits: ShapeLimits): void {
     conditions.reduce((sum, c) => sum + (c.kind === 'logic' ? count(c.conditions) : 1), 0);
   const filters = count(shape.conditions) + [...shape.embeds.values()].reduce((sum, e) => sum + count(e.conditions), 0);
   if (filters > limits.maxFilters) throw refuse(`The request has ${filters} filters; at most ${limits.maxFilters} are allowed.`);
-  checkPatterns([...shape.conditions, ...[...shape.embeds.values()].flatMap((e) => e.conditions)], limits.maxPatternLength);
+  shape.patternCost = checkPatterns([...shape.conditions, ...[...shape.embeds.values()].flatMap((e) => e.conditions)], limits.maxPatternLength);
 }

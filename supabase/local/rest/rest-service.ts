@@ -20,6 +20,7 @@ import { header } from '../request.ts';
 import type { BackendLimits } from '../service-limits.ts';
 import { RestError, statusForSqlState } from './errors.ts';
 import { negotiate } from './media.ts';
+import { planCostCheck } from './plan-cost.ts';
 import { checkStrict, readPreferences } from './prefer.ts';
 import { handleRead } from './read.ts';
 import type { RequestContext } from './request-context.ts';
@@ -126,6 +127,8 @@ export function createRestService(options: RestOptions) {
       settings,
       prefs,
       media,
+      // PostgreSQL cuts a statement at the statement timeout and serves others meanwhile.
+      planCost: options.db.engine === 'pglite' ? planCostCheck(limits.maxPlanCost, shape.patternCost) : null,
       run: roleRunner({ db: options.db, queue: options.queue, statementTimeoutMs: limits.statementTimeoutMs, txEnd: settings.txEnd }, req, claims, schema, prefs),
     };
     if (rpc) return handleRpc(ctx, pathName(rpc[1] as string), shape);

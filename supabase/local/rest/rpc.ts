@@ -10,6 +10,7 @@
 import type { Reply } from '../http.ts';
 import { RestError } from './errors.ts';
 import { restJsonBody } from './json-body.ts';
+import { checkPlanCost } from './plan-cost.ts';
 import { appliedHeader } from './prefer.ts';
 import { executeRead, prepareRead, readReply } from './read.ts';
 import type { RequestContext } from './request-context.ts';
@@ -105,6 +106,7 @@ async function callScalar(ctx: RequestContext, call: Call, readOnly: boolean): P
   const sql = `SELECT null::text AS total, count(*)::text AS n, ${body}::text AS body, null::text AS inserted ` +
     `FROM (SELECT pgrst_fn.pgrst_scalar FROM ${from}${limit}) r`;
   const result = await ctx.run(readOnly, async (tx) => {
+    await checkPlanCost(ctx.planCost, tx, sql, params.values);
     const outcome = await runStatement(tx, sql, params.values);
     checkMaxAffected(ctx, outcome.n);
     return outcome;

@@ -9,6 +9,7 @@
 import type { Reply } from '../http.ts';
 import { RestError } from './errors.ts';
 import { restJsonBody } from './json-body.ts';
+import { checkPlanCost } from './plan-cost.ts';
 import type { RequestKind } from './prefer.ts';
 import { appliedHeader } from './prefer.ts';
 import { buildNode } from './read-query.ts';
@@ -75,6 +76,7 @@ export async function handleWrite(ctx: RequestContext, table: Table, shape: Quer
   const { prefs } = ctx;
   const result = await ctx.run(false, async (tx) => {
     if (ctx.media.kind === 'plan') return { plan: await runPlan(tx, sql, read.params.values, ctx.media.format) };
+    await checkPlanCost(ctx.planCost, tx, sql, read.params.values);
     const outcome = await runStatement(tx, sql, read.params.values);
     if (kind !== 'create' && prefs.handling === 'strict' && prefs.maxAffected !== undefined && outcome.n > prefs.maxAffected) {
       throw new RestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${outcome.n} rows`);
