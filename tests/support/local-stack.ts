@@ -5,7 +5,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import type { ServiceLimits } from '../../src/domain/limits.ts';
+import type { BackendLimits } from '../../supabase/local/service-limits.ts';
 import type { AuthSettingsOverrides } from '../../supabase/local/auth/settings.ts';
 import type { RestSettings } from '../../supabase/local/rest/rest-settings.ts';
 import type { LocalStack } from '../../supabase/local/server.ts';
@@ -33,7 +33,7 @@ export async function startTestStack(
     auth?: AuthSettingsOverrides;
     bodyLimit?: number;
     allowSignup?: boolean;
-    limits?: Partial<ServiceLimits>;
+    limits?: Partial<BackendLimits>;
     /** REST settings hosted Supabase leaves to its PostgREST configuration (aggregates, plans, tx end). */
     rest?: Partial<RestSettings>;
   } = {},
