@@ -129,7 +129,7 @@ export function saveRows(db: AppDatabase, writes: RowWrite[], ctx: WriteContext)
  */
 export async function replayUnsavedWrites(db: AppDatabase, notes?: IDBFactory): Promise<number> {
   let applied = 0;
-  for (const { key, save } of await unsavedWrites(notes)) {
+  for (const { key, save } of await unsavedWrites<{ writes: RowWrite[]; ctx: WriteContext }>(notes)) {
     if (refusal(save.writes)) {
       forgetUnsavedWrite(key);
       continue;

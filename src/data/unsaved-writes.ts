@@ -16,9 +16,12 @@
  * While a save has not committed, closing the page asks first (beforeunload), so the
  * person can stay until it is stored.
  */
-import type { RowWrite, WriteContext } from './local-writes.ts';
-
-export type UnsavedWrite = { writes: RowWrite[]; ctx: WriteContext };
+/**
+ * A noted save: its writes and their context, as local-writes.ts gives them, kept as a
+ * structured clone. Only their time is read here (to order the notes); this module knows
+ * nothing else of them, so that local-writes.ts alone depends on the other.
+ */
+export type UnsavedWrite = { writes: readonly unknown[]; ctx: { now: number } };
 type Note = { key: string; page: string; save: UnsavedWrite };
 
 const notesDatabase = 'service-dashboard-unsaved-saves';
@@ -133,7 +136,7 @@ export function guardClosingPage(target: Pick<Window, 'addEventListener' | 'remo
 }
 
 /** The saves noted by pages no longer open and never committed, oldest first. */
-export async function unsavedWrites(factory?: IDBFactory): Promise<Array<{ key: string; save: UnsavedWrite }>> {
+export async function unsavedWrites<Save extends UnsavedWrite = UnsavedWrite>(factory?: IDBFactory): Promise<Array<{ key: string; save: Save }>> {
   const db = await openSaveNotes(factory);
   if (!db) return [];
   const all = await new Promise<Note[]>((resolve, reject) => {
@@ -145,7 +148,8 @@ export async function unsavedWrites(factory?: IDBFactory): Promise<Array<{ key: 
   return all
     .filter((note) => !held.has(`${lockPrefix}${note.page}`))
     .sort((a, b) => (a.key < b.key ? -1 : 1))
-    .map((note) => ({ key: note.key, save: note.save }));
+    // Notes are written by noteUnsavedWrite alone, with the saves local-writes.ts makes.
+    .map((note) => ({ key: note.key, save: note.save as Save }));
 }
 
 // A page opens the notes' database as it loads, so that even its first keystroke is noted
