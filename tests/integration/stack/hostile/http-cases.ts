@@ -7,6 +7,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { codeGuessCases } from './code-cases.ts';
+import { stallCases } from './stall-cases.ts';
 import type { Pick, Tokens } from './random.ts';
 
 export type HttpCase = { method: string; path: string; headers: Record<string, string>; body?: string | Buffer<ArrayBuffer> };
@@ -260,6 +261,6 @@ export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[]
     }
     return odd();
   });
-  // Guessed one-time codes, from their own source: the stream above stays as it was.
-  return [...generated, ...codeGuessCases(tokens, Math.ceil(count / 25))];
+  // Guessed one-time codes and requests built to stall, after the stream above, which stays as it was.
+  return [...generated, ...codeGuessCases(tokens, Math.ceil(count / 25)), ...stallCases(tokens)];
 }

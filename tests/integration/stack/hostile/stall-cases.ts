@@ -1,0 +1,52 @@
+/**
+ * Requests built to hold the database, for the hostile-request suite: regular expressions
+ * with back-references, lookarounds and huge repetitions, and long LIKE and full-text
+ * patterns, on every path a filter takes (top level, negated, `or=`, embedded, quantified,
+ * RPC), and figures moved to another id or day in place. Each must be refused or bounded
+ * (the pattern guard, the planned-cost limit, immutable identity) and change nothing. A
+ * fixed list, after the generated stream, so that stream stays as it was.
+ */
+import type { HttpCase } from './http-cases.ts';
+import type { Tokens } from './random.ts';
+
+const backReferences = `^${'(.*)'.repeat(12)}${Array.from({ length: 9 }, (_, n) => `\\${n + 1}`).join('')}e$`;
+const patterns = [
+  backReferences,
+  '^(?=(a+)+b)',
+  '(?!x)(?<=y).*',
+  '(.*){255}z',
+  '((a{1,100}){1,100}){1,100}',
+  `${'%_'.repeat(300)}x`,
+  'a'.repeat(5000),
+];
+
+export function stallCases(tokens: Tokens): HttpCase[] {
+  const h = { apikey: tokens.anon, Authorization: `Bearer ${tokens.manager}` };
+  const q = encodeURIComponent;
+  const reads = patterns.flatMap((pattern) => [
+    `/rest/v1/stores?select=id&name=match.${q(pattern)}`,
+    `/rest/v1/stores?select=id&name=not.imatch.${q(pattern)}`,
+    `/rest/v1/daily_inputs?select=id&or=(row_identifier.match.${q(pattern)},metric_type.eq.hours)`,
+    `/rest/v1/stores?select=id,daily_inputs(id)&daily_inputs.row_identifier=imatch.${q(pattern)}`,
+    `/rest/v1/daily_inputs?select=id&row_identifier=match(any).${q(`{${JSON.stringify(pattern)},CP}`)}`,
+    `/rest/v1/daily_inputs?select=id&row_identifier=like.${q(pattern)}`,
+    `/rest/v1/daily_inputs?select=id&row_identifier=fts.${q(pattern)}`,
+    `/rest/v1/rpc/get_user_store_id?select=*&get_user_store_id=match.${q(pattern)}`,
+  ]);
+  const amplified = [
+    `/rest/v1/daily_inputs?select=id,stores(daily_inputs(id))&stores.daily_inputs.value=eq.-1`,
+    `/rest/v1/daily_inputs?select=id,stores(daily_inputs(id,stores(daily_inputs(id))))`,
+  ];
+  const moved = [
+    { id: '00000000-0000-4000-8000-000000000001' },
+    { entry_date: '2031-03-11' },
+    { row_identifier: 'W', metric_type: 'sales' },
+    { store_id: '22222222-2222-4222-8222-222222222222' },
+  ].map((body): HttpCase => ({
+    method: 'PATCH',
+    path: '/rest/v1/daily_inputs?entry_date=gte.2000-01-01',
+    headers: { ...h, 'Content-Type': 'application/json', Prefer: 'return=minimal' },
+    body: JSON.stringify(body),
+  }));
+  return [...[...reads, ...amplified].map((path): HttpCase => ({ method: 'GET', path, headers: h })), ...moved];
+}
