@@ -7,7 +7,8 @@
 -- history at a value it no longer has (a moved date is not recorded). An update through
 -- the API that changes the id or a key column of a synced table is refused with SQLSTATE
 -- 23I01 (class 23: the device files it as a refused edit, not something to retry) and a
--- message naming the column; a figure moves to another day, row or metric by entering it
+-- message naming the column (a move to another store with 42501, as the store's policies
+-- refuse another store's row); a figure moves to another day, row or metric by entering it
 -- there and clearing it here, both of which the history records. A device's push finds
 -- rows by their key: the id it sends only names a row it creates, and an existing row
 -- keeps its own (two devices that created the same cell offline gave it two ids).
@@ -36,6 +37,13 @@ begin
   end if;
   v_old := to_jsonb(old);
   v_new := to_jsonb(new);
+  -- A figure belongs to its store: moving it to another is refused as the store's policies
+  -- refuse another store's row (42501), for admins too.
+  if v_old -> 'store_id' is distinct from v_new -> 'store_id' then
+    raise exception 'a % row cannot move to another store', tg_table_name
+      using errcode = '42501',
+            hint = 'Enter the value in the other store and clear it here; both are recorded in the history.';
+  end if;
   select string_agg(distinct k, ', ') into v_changed
     from unnest(v_identity) k where v_old -> k is distinct from v_new -> k;
   raise exception '% of a % row cannot change: a figure''s id and its % never change in place',
