@@ -1,10 +1,12 @@
-/** Builds the app into dist/ when it is missing or older than any of its sources. */
+/** Builds the app into dist/ (or APP_DIST_DIR) when it is missing or older than any of its sources. */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './precompress.ts';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Where the build goes: dist/, or APP_DIST_DIR when two builds of one checkout must not share a folder. */
+export const distDir = process.env.APP_DIST_DIR ? path.resolve(process.env.APP_DIST_DIR) : path.join(projectRoot, 'dist');
 
 async function newestIn(dir: string): Promise<number> {
   let newest = 0;
@@ -17,7 +19,7 @@ async function newestIn(dir: string): Promise<number> {
 
 /** Returns true when it built. */
 export async function buildIfNeeded(onBuild: () => void = () => undefined): Promise<boolean> {
-  const built = await stat(path.join(projectRoot, 'dist', 'index.html')).then((s) => s.mtimeMs, () => 0);
+  const built = await stat(path.join(distDir, 'index.html')).then((s) => s.mtimeMs, () => 0);
   const sources = Math.max(
     ...(await Promise.all(['src', 'sw', 'public'].map((dir) => newestIn(path.join(projectRoot, dir))))),
     ...(await Promise.all(['index.html', 'vite.config.ts', 'package-lock.json'].map(async (f) => (await stat(path.join(projectRoot, f))).mtimeMs))),
@@ -30,8 +32,8 @@ export async function buildIfNeeded(onBuild: () => void = () => undefined): Prom
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ root: projectRoot, mode: 'production', logLevel: 'warn' });
-    await precompress(path.join(projectRoot, 'dist'));
+    await build({ root: projectRoot, mode: 'production', logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
+    await precompress(distDir);
   } finally {
     process.env.NODE_ENV = previous;
   }

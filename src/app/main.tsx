@@ -15,7 +15,9 @@ import { registerServiceWorker } from './pwa.ts';
 import { preloadScreenFor } from './routes.tsx';
 import { loadRuntimeConfig } from './runtime-config.ts';
 import { loadWithRetry } from './load-with-retry.ts';
-import './styles.css';
+import './styles/base.css';
+import './styles/frame.css';
+import './styles/entry.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

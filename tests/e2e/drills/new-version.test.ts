@@ -9,7 +9,7 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../scripts/build-if-needed.ts';
+import { distDir as builtApp } from '../../../scripts/build-if-needed.ts';
 import { precompress } from '../../../scripts/precompress.ts';
 import type { DrillStack } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
@@ -23,7 +23,7 @@ describe('drill: a new version while edits wait', () => {
   let distDir: string;
   beforeAll(async () => {
     distDir = await mkdtemp(path.join(tmpdir(), 'drill-dist-'));
-    await cp(path.join(projectRoot, 'dist'), distDir, { recursive: true });
+    await cp(builtApp, distDir, { recursive: true });
     drill = await startDrillStack({ distDir });
   });
   afterAll(async () => {

@@ -12,7 +12,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { startAppServer } from '../../../scripts/app-server.ts';
-import { projectRoot } from '../../../scripts/build-if-needed.ts';
+import { distDir } from '../../../scripts/build-if-needed.ts';
 import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
 import { demo } from '../../support/demo.ts';
@@ -55,7 +55,7 @@ export async function startDrillStack(options: { env?: Record<string, string>; d
   const backend = await startBackendProcess({ env: options.env });
   const proxy = await startFaultProxy(backend.url);
   const app = await startAppServer({
-    distDir: options.distDir ?? path.join(projectRoot, 'dist'),
+    distDir: options.distDir ?? distDir,
     port: 0,
     config: { supabaseUrl: proxy.url, supabaseAnonKey: backend.anonKey },
   });

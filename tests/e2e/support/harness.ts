@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { startAppServer } from '../../../scripts/app-server.ts';
-import { projectRoot } from '../../../scripts/build-if-needed.ts';
+import { distDir, projectRoot } from '../../../scripts/build-if-needed.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
 import { LoginPageModel, ShellModel } from './pages.ts';
@@ -52,7 +52,7 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export async function startE2E(): Promise<E2E> {
   const stack = await startTestStack();
   const app = await startAppServer({
-    distDir: path.join(projectRoot, 'dist'),
+    distDir: distDir,
     port: 0,
     config: { supabaseUrl: stack.url, supabaseAnonKey: stack.keys.anonKey },
   });
