@@ -65,6 +65,25 @@ export type ConflictRecord = {
   at: number;
 };
 
+/**
+ * A value typed in Submit mode and not submitted yet: a daily cell (date, row, metric) or
+ * a week part's field. `seen` is what the screen showed before the first keystroke, the
+ * base its submission is written over; `stamp` changes with every keystroke kept, so a
+ * submission deletes only the drafts it wrote.
+ */
+export type SubmitDraft = {
+  storeId: string;
+  key: string;
+  /** A cell's date, or the week part's first day. */
+  date: string;
+  cell?: { row: string; metric: string };
+  weekField?: 'daysComplete' | 'workDays';
+  value: number | null;
+  seen: number | null;
+  stamp: string;
+  updatedAt: number;
+};
+
 export type PullCursor = { table: SyncedTable; cursor: unknown; minYear: number | null; completedAt: number | null };
 export type MetaRecord = { key: string; value: unknown };
 export type StoredAuthItem = { key: string; value: string };
@@ -133,6 +152,12 @@ export const schemaVersions: Array<{ version: number; stores: Record<string, str
     version: 5,
     stores: mirrorStores(['daily_inputs', 'monthly_targets', 'monthly_labor_gross_inputs', 'yearly_financial_inputs']),
   },
+  {
+    // Values typed in Submit mode and not submitted yet: kept on the device, not in memory,
+    // so that leaving the page or reloading it drops nothing (repositories/submit-drafts.ts).
+    version: 6,
+    stores: { submitDrafts: '[storeId+key]' },
+  },
 ];
 
 export const latestSchemaVersion = schemaVersions.length;
@@ -153,6 +178,7 @@ export class AppDatabase extends Dexie {
   cursors!: Table<PullCursor, SyncedTable>;
   meta!: Table<MetaRecord, string>;
   authStorage!: Table<StoredAuthItem, string>;
+  submitDrafts!: Table<SubmitDraft, [string, string]>;
 
   /** `upTo` opens an older schema version, declared as it shipped (for upgrade tests); default the latest. */
   constructor(name: string, options: { upTo?: number; indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {}) {

@@ -1,6 +1,6 @@
 /**
  * Clearing the device's data on sign-out, guarded: unsynced edits (outbox and refused
- * edits) are never discarded silently. Callers first ask what is unsynced, let the person
+ * edits, and values typed in Submit mode but not submitted) are never discarded silently. Callers first ask what is unsynced, let the person
  * choose (sync now, export as a file, or discard), then clear.
  */
 import type { AppDatabase } from './app-database.ts';
@@ -8,8 +8,8 @@ import { syncedTableNames } from './synced-tables.ts';
 import { forgetAllUnsavedWrites } from './unsaved-writes.ts';
 
 export async function unsyncedCount(db: AppDatabase): Promise<number> {
-  const [pending, refused] = await Promise.all([db.outbox.count(), db.deadLetters.count()]);
-  return pending + refused;
+  const [pending, refused, drafts] = await Promise.all([db.outbox.count(), db.deadLetters.count(), db.submitDrafts.count()]);
+  return pending + refused + drafts;
 }
 
 export class UnsyncedEditsError extends Error {
@@ -23,9 +23,9 @@ export class UnsyncedEditsError extends Error {
  * edits remain unless the person chose to discard them (`discardUnsynced`).
  */
 export async function clearLocalData(db: AppDatabase, options: { discardUnsynced: boolean }): Promise<void> {
-  const tables = [...syncedTableNames.map((t) => db.mirror(t)), db.outbox, db.deadLetters, db.conflicts, db.cursors, db.meta, db.authStorage];
+  const tables = [...syncedTableNames.map((t) => db.mirror(t)), db.outbox, db.deadLetters, db.conflicts, db.cursors, db.meta, db.authStorage, db.submitDrafts];
   await db.transaction('rw', tables, async () => {
-    const unsynced = (await db.outbox.count()) + (await db.deadLetters.count());
+    const unsynced = (await db.outbox.count()) + (await db.deadLetters.count()) + (await db.submitDrafts.count());
     if (unsynced > 0 && !options.discardUnsynced) throw new UnsyncedEditsError(unsynced);
     await Promise.all(tables.map((table) => table.clear()));
   });

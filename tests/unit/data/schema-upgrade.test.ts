@@ -19,7 +19,7 @@ function indexNames(factory: IDBFactory, name: string, stores: string[]): Promis
 }
 
 describe('opening a device database of any earlier version', () => {
-  it.each([1, 2, 3, 4])('upgrades version %i to the latest, keeping its rows and queued edits, with every store of the latest', async (version) => {
+  it.each([1, 2, 3, 4, 5])('upgrades version %i to the latest, keeping its rows and queued edits, with every store of the latest', async (version) => {
     const factory = new IDBFactory();
     const old = new AppDatabase(`from-${version}`, { indexedDB: factory, IDBKeyRange, upTo: version });
     await old.mirror('daily_inputs').put({ store_id: 's1', entry_date: '2031-02-03', row_identifier: 'CP', metric_type: 'hours', value: 5 });
@@ -31,6 +31,8 @@ describe('opening a device database of any earlier version', () => {
     // Stores added by later versions are there and usable.
     await db.mirror('month_closures').put({ store_id: 's1', month_start: '2031-02-01', closed: true });
     expect(await db.mirror('store_calendar_days').count()).toBe(0);
+    await db.submitDrafts.put({ storeId: 's1', key: 'k', date: '2031-02-03', value: 1, seen: null, stamp: 'a', updatedAt: 1 });
+    expect(await db.submitDrafts.count()).toBe(1);
     expect(db.verno).toBe(latestSchemaVersion);
     db.close();
   });
@@ -39,7 +41,8 @@ describe('opening a device database of any earlier version', () => {
 describe('the device database upgrade that drops indexes repeating a key prefix', () => {
   it('keeps the rows and the queued edit, and the month still reads by store and dates', async () => {
     const factory = new IDBFactory();
-    const old = new AppDatabase('upgrade', { indexedDB: factory, IDBKeyRange, upTo: latestSchemaVersion - 1 });
+    // Version 5 dropped them: open the database as version 4 left it.
+    const old = new AppDatabase('upgrade', { indexedDB: factory, IDBKeyRange, upTo: 4 });
     const rows = [
       { store_id: 's1', entry_date: '2031-01-31', row_identifier: 'CP', metric_type: 'hours', value: 7 },
       { store_id: 's1', entry_date: '2031-02-01', row_identifier: 'CP', metric_type: 'hours', value: 8 },
