@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { NumberLimit } from '../domain/limits.ts';
 import type { CellStep, CellTyping } from './cell-edit.ts';
-import { escaped, left, typed, writeFailed } from './cell-edit.ts';
+import { escaped, left, showsSaved, typed, writeFailed } from './cell-edit.ts';
 import type { Direction } from './grid-navigation.ts';
 import { moveSpatially, moveToNext } from './grid-navigation.ts';
 
@@ -43,7 +43,8 @@ const shown = (value: number | null) => (value === null ? '' : String(value));
  * never on the scroll wheel), moves by keyboard. A value outside the field's limit is not
  * stored: leaving the cell keeps what was typed so it can be corrected, marks it invalid,
  * and says why (announced as an alert); so does a value the device failed to store.
- * Escape goes back to the value shown before typing.
+ * Escape goes back to the value shown before typing. A value the device stored is signed
+ * so (a check mark, "saved on this device") until the next keystroke.
  */
 export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, history, onCommit }: Props) {
   // What the person is typing, while the cell has focus or holds a refused entry; otherwise
@@ -55,6 +56,11 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
   const draft = mine?.draft ?? null;
   const error = mine?.error ?? null;
   const messageId = useId();
+  // The label of the cell whose newest write reached the device: it signs "saved on this device" until the next keystroke.
+  const [stored, setStored] = useState<string | null>(null);
+  const saved = showsSaved(mine, stored === label, limit);
+  const savedId = useId();
+  const describedBy = [error ? messageId : '', saved ? savedId : ''].filter(Boolean).join(' ');
   // Only the newest write's failure marks the cell: an older one was superseded by it.
   const writes = useRef(0);
 
@@ -65,11 +71,17 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
     const number = (writes.current += 1);
     const text = step.next?.draft ?? mine?.draft ?? shown(step.write.value);
     const seen = step.next?.seen ?? mine?.seen ?? value;
-    void onCommit(step.write.value, seen)?.catch((failure: unknown) => {
-      if (number !== writes.current) return;
-      const reason = failure instanceof Error ? failure.message : String(failure);
-      setTyping((now) => writeFailed(now?.label === label ? now : null, label, seen, text, reason));
-    });
+    // No promise (Submit mode holds the value until "Submit Data"): nothing stored, no sign.
+    void onCommit(step.write.value, seen)?.then(
+      () => {
+        if (number === writes.current) setStored(label);
+      },
+      (failure: unknown) => {
+        if (number !== writes.current) return;
+        const reason = failure instanceof Error ? failure.message : String(failure);
+        setTyping((now) => writeFailed(now?.label === label ? now : null, label, seen, text, reason));
+      },
+    );
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
@@ -99,7 +111,7 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
         inputMode="decimal"
         aria-label={label}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? messageId : undefined}
+        aria-describedby={describedBy || undefined}
         value={draft ?? shown(value)}
         placeholder={placeholder}
         disabled={disabled}
@@ -107,11 +119,22 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
         data-column={column}
         data-order={order}
         data-history={history ? JSON.stringify(history) : undefined}
-        onChange={(event) => apply(typed(mine, label, value, event.target.value, limit))}
+        onChange={(event) => {
+          setStored(null);
+          apply(typed(mine, label, value, event.target.value, limit));
+        }}
         onBlur={() => apply(left(mine, limit))}
         onKeyDown={onKeyDown}
         onWheel={(event) => event.currentTarget.blur()}
       />
+      {saved ? (
+        <span className="cell-saved" title="saved on this device">
+          <span aria-hidden="true">✓</span>
+          <span id={savedId} className="visually-hidden">
+            saved on this device
+          </span>
+        </span>
+      ) : null}
       {error ? (
         <span id={messageId} role="alert" className="cell-error">
           {error}

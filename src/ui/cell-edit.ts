@@ -68,3 +68,14 @@ export function escaped(current: CellTyping | null): CellStep {
 export function writeFailed(typing: CellTyping | null, label: string, seen: number | null, text: string, reason: string): CellTyping {
   return { label, seen, ...(typing ?? {}), draft: typing?.draft ?? text, written: undefined, error: `Not saved: ${reason}` };
 }
+
+/**
+ * Whether the cell signs "saved on this device": its newest write reached the device
+ * (`stored`) and the cell shows that value, not an entry being refused (which says why
+ * instead, and whose write only put back the value from before typing).
+ */
+export function showsSaved(typing: CellTyping | null, stored: boolean, limit: NumberLimit): boolean {
+  if (!stored) return false;
+  if (typing === null || typing.draft === null) return true;
+  return typing.error === null && parseNumberInput(typing.draft, limit, typing.label).ok;
+}

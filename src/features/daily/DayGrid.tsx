@@ -32,7 +32,8 @@ type Props = {
 /**
  * The month's weeks, Sunday to Saturday, each day with its CP, W and I hours and sales
  * under visible headings. Where there is room (a desktop) the days stand side by side as a
- * calendar; on a tablet each day is one row of six inputs. Inputs are keyed by position,
+ * calendar; on a tablet each day is one row of six inputs; on a phone each day is a small
+ * block, its CP, W and I rows by Hours and Sales columns. Inputs are keyed by position,
  * not by date, so switching months reuses them instead of rebuilding the grid.
  */
 export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId }: Props) {
@@ -64,10 +65,10 @@ export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWe
                 {day.inMonth ? (
                   <>
                     <span className="cell-head hours" aria-hidden="true">
-                      H
+                      Hours
                     </span>
                     <span className="cell-head sales" aria-hidden="true">
-                      S
+                      Sales
                     </span>
                     {rows.map((row, rowIndex) => [
                       <span key={`${row}-label`} className="row-label" aria-hidden="true">

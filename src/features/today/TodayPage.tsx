@@ -60,7 +60,7 @@ export function TodayPage() {
   };
 
   return (
-    <section className="card today" aria-labelledby="today-title">
+    <section className="card today-page" aria-labelledby="today-title">
       <h1 id="today-title">Today</h1>
       <p className="today-date">{dateFormat.format(parseDate(today))}</p>
       <GoalAlertNotice alert={goal.alert} onDismiss={goal.dismiss} />
@@ -70,7 +70,7 @@ export function TodayPage() {
         </p>
       ) : null}
       <div className="today-entry" data-grid role="group" aria-label="Today's hours and sales" onFocus={lastCell.onFocus}>
-        <span />
+        <span className="today-corner" />
         {metrics.map(({ metric, name }) => (
           <span key={metric} className="today-head">
             {name}
