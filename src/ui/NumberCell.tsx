@@ -23,6 +23,8 @@ type Props = {
   placeholder?: string;
   /** The stored field behind the cell, for "History of ..." (kept on the input as data-history). */
   history?: { table: string; key: Record<string, unknown>; field: string };
+  /** Typed in Submit mode and not submitted yet: marked, and described as such to screen readers. */
+  unsubmitted?: boolean;
   /**
    * Called, in the input event itself, with each valid value typed that differs from the
    * last one (null when emptied), and with the value from before typing when the entry is
@@ -46,7 +48,7 @@ const shown = (value: number | null) => (value === null ? '' : String(value));
  * Escape goes back to the value shown before typing. A value the device stored is signed
  * so (a check mark, "saved on this device") until the next keystroke.
  */
-export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, history, onCommit }: Props) {
+export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, history, unsubmitted, onCommit }: Props) {
   // What the person is typing, while the cell has focus or holds a refused entry; otherwise
   // the cell shows its value. Cells are reused across months (keyed by position), so what
   // was typed belongs to the cell's label: an entry typed for one date never shows under
@@ -56,11 +58,13 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
   const draft = mine?.draft ?? null;
   const error = mine?.error ?? null;
   const messageId = useId();
+  const draftNoteId = useId();
   // The label of the cell whose newest write reached the device: it signs "saved on this device" until the next keystroke.
   const [stored, setStored] = useState<string | null>(null);
-  const saved = showsSaved(mine, stored === label, limit);
+  // A value held for "Submit Data" is marked unsubmitted instead: it is not saved for the server yet.
+  const saved = !unsubmitted && showsSaved(mine, stored === label, limit);
   const savedId = useId();
-  const describedBy = [error ? messageId : '', saved ? savedId : ''].filter(Boolean).join(' ');
+  const describedBy = [error ? messageId : '', unsubmitted ? draftNoteId : '', saved ? savedId : ''].filter(Boolean).join(' ');
   // Only the newest write's failure marks the cell: an older one was superseded by it.
   const writes = useRef(0);
 
@@ -106,7 +110,7 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
   return (
     <span className="cell-field">
       <input
-        className={className}
+        className={unsubmitted ? `${className} unsubmitted` : className}
         type="text"
         inputMode="decimal"
         aria-label={label}
@@ -127,6 +131,11 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
         onKeyDown={onKeyDown}
         onWheel={(event) => event.currentTarget.blur()}
       />
+      {unsubmitted ? (
+        <span id={draftNoteId} className="visually-hidden">
+          not submitted
+        </span>
+      ) : null}
       {saved ? (
         <span className="cell-saved" title="saved on this device">
           <span aria-hidden="true">✓</span>

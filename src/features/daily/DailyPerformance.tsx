@@ -5,6 +5,8 @@ import { saveDailyValues } from '../../data/repositories/daily-inputs.ts';
 import type { WeekInput } from '../../data/repositories/store-month.ts';
 import { saveWeeks } from '../../data/repositories/store-month.ts';
 import { useDevice } from '../../data/device-context.tsx';
+import type { SubmitDraft, WeekField } from '../../data/repositories/submit-drafts.ts';
+import { discardDrafts, forgetSubmitted, keepCellDraft, keepWeekDraft, readShownDrafts, useSubmitDrafts, weekDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { monthLabel, shiftMonth } from '../../domain/month.ts';
 import { useMonthClosure } from '../../data/repositories/month-closures.ts';
@@ -17,29 +19,35 @@ import { DayGrid } from './DayGrid.tsx';
 import { KpiRow } from './KpiRow.tsx';
 import { PacePanel } from './PacePanel.tsx';
 import { GoalAlertNotice } from './GoalAlertNotice.tsx';
+import { withDraftWeeks } from './draft-weeks.ts';
+import { DraftsBar } from './DraftsBar.tsx';
 import { useGoalAlertWatch } from './use-goal-alerts.ts';
-import type { CellKey, DailyMonth } from './use-daily-month.ts';
+import type { CellKey } from './use-daily-month.ts';
 import { cellKey, todayIso, useDailyMonth } from './use-daily-month.ts';
 
-/** Week entries typed in submit mode show in their cells until they are submitted. */
-function withPendingWeeks(data: DailyMonth, pending: Map<IsoDate, WeekEdit>): DailyMonth {
-  const weeks = new Map(data.weeks);
-  for (const [start, figures] of data.weeks) {
-    const edit = pending.get(figures.part.start);
-    if (!edit) continue;
-    const entered = { ...figures.entered, ...edit };
-    weeks.set(start, { ...figures, entered, daysComplete: entered.daysComplete ?? figures.pattern.daysComplete, workDays: entered.workDays ?? figures.pattern.workDays });
-  }
-  return { ...data, weeks };
-}
-
 type Mode = 'autosave' | 'submit';
-type WeekEdit = { daysComplete?: number | null; workDays?: number | null };
+
+/** A cell's draft key (repositories/submit-drafts.ts) from the grid's cell key. */
+const draftKeyOf = (key: CellKey) => `cell|${key}`;
+
+/** What "Submit Data" writes for a set of drafts: cells as typed over their base, and week parts' fields. */
+function submission(drafts: readonly SubmitDraft[]): { cells: DailyValue[]; weeks: WeekInput[] } {
+  const cells: DailyValue[] = [];
+  const weeks = new Map<IsoDate, WeekInput>();
+  for (const draft of drafts) {
+    if (draft.cell) cells.push({ date: draft.date, row: draft.cell.row as LabourRow, metric: draft.cell.metric as Metric, value: draft.value, seen: draft.seen });
+    if (draft.weekField) weeks.set(draft.date, { weekStart: draft.date, ...weeks.get(draft.date), [draft.weekField]: draft.value });
+  }
+  return { cells, weeks: [...weeks.values()] };
+}
 
 /**
  * The daily calendar: month tiles, the week grid and week summaries. In autosave mode a
- * cell is saved when it loses focus; in submit mode edits wait for "Submit Data". Either
- * way "saved" means saved on this device and queued; the sync bar shows when it arrives.
+ * cell is saved as it is typed; in submit mode what is typed is kept on this device as a
+ * draft (marked, counted in the sync bar, kept across pages and reloads) until "Submit
+ * Data" writes it. Either way "saved" means saved on this device and queued; the sync bar
+ * shows when it arrives. A draft shows on every screen of its field: typing over it in
+ * autosave mode saves the new value and drops the draft.
  */
 export function DailyPerformance({ mode, title }: { mode: Mode; title: string }) {
   const device = useDevice();
@@ -52,9 +60,9 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   const [notice, setNotice] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [pendingCells, setPendingCells] = useState(new Map<CellKey, DailyValue>());
-  const [pendingWeeks, setPendingWeeks] = useState(new Map<IsoDate, WeekEdit>());
-  const loading = data === undefined;
+  const drafts = useSubmitDrafts(storeId);
+  const draftByKey = new Map((drafts ?? []).map((draft) => [draft.key, draft]));
+  const loading = data === undefined || drafts === undefined;
   // A closed month's figures are read-only (the server refuses changes to them too).
   const closure = useMonthClosure(storeId, month);
   const lastCell = useLastCell((label) => (storeId ? dailyCellRef(label, storeId) : null));
@@ -63,33 +71,38 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
 
   function onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null, seen: number | null): Promise<unknown> | undefined {
     if (!storeId) return;
-    const key = cellKey(date, row, metric);
-    // Held for "Submit Data": what was on screen before the first keystroke stays the base.
-    const edit = { date, row, metric, value, seen: pendingCells.has(key) ? pendingCells.get(key)?.seen : seen };
-    if (mode !== 'autosave') return void setPendingCells(new Map(pendingCells).set(key, edit));
-    const saving = goal.watch(saveDailyValues(device, storeId, [edit]));
-    saving.catch(failed);
+    // Held for "Submit Data" on the device: what was on screen before the first keystroke stays the base.
+    if (mode !== 'autosave') return keepCellDraft(device.db, storeId, { date, row, metric, value, seen });
+    const key = draftKeyOf(cellKey(date, row, metric));
+    const draft = draftByKey.get(key);
+    const saving = goal.watch(saveDailyValues(device, storeId, [{ date, row, metric, value, seen }]));
+    saving.then(() => (draft ? discardDrafts(device.db, storeId, [key]) : undefined)).catch(failed);
     return saving; // the cell keeps the typed value if this fails
   }
 
-  function onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null) {
+  function onWeek(partStart: IsoDate, field: WeekField, value: number | null, seen: number | null) {
     if (!storeId) return;
+    if (mode !== 'autosave') return void keepWeekDraft(device.db, storeId, { weekStart: partStart, field, value, seen }).catch(failed);
+    const key = weekDraftKey(partStart, field);
+    const draft = draftByKey.get(key);
     // Only the changed field is written: the other may have been saved a moment ago.
-    if (mode === 'autosave') void saveWeeks(device, storeId, [{ weekStart: partStart, [field]: value }]).catch(failed);
-    else setPendingWeeks(new Map(pendingWeeks).set(partStart, { ...pendingWeeks.get(partStart), [field]: value }));
+    void saveWeeks(device, storeId, [{ weekStart: partStart, [field]: value }])
+      .then(() => (draft ? discardDrafts(device.db, storeId, [key]) : undefined))
+      .catch(failed);
   }
 
   async function submit() {
     if (!storeId) return setStatus('Cannot submit data: User store ID is missing.');
-    const cells = [...pendingCells.values()].filter((cell) => cell.value !== null || data?.values.has(cellKey(cell.date, cell.row, cell.metric)));
-    const weeks: WeekInput[] = [...pendingWeeks].map(([weekStart, edit]) => ({ weekStart, ...edit }));
-    if (cells.length === 0 && weeks.length === 0) return setStatus('No changes to submit.');
     setBusy(true);
-    setStatus('Submitting...');
     try {
+      // The drafts as they are now; a closed month's stay (the server refuses them) until discarded.
+      const written = (await readShownDrafts(device.db, storeId)).filter((draft) => !draft.monthClosed);
+      const { cells, weeks } = submission(written);
+      if (cells.length === 0 && weeks.length === 0) return setStatus('No changes to submit.');
+      setStatus('Submitting...');
       const changed = (await goal.watch(saveDailyValues(device, storeId, cells))) + (await saveWeeks(device, storeId, weeks));
-      setPendingCells(new Map());
-      setPendingWeeks(new Map());
+      // Only what was written goes: a value typed meanwhile stays a draft.
+      await forgetSubmitted(device.db, written);
       setStatus(changed ? 'Data submitted successfully!' : 'No changes to submit.');
     } catch (error) {
       setStatus(`Data submission error: ${error instanceof Error ? error.message : String(error)}`);
@@ -98,8 +111,11 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
     }
   }
 
-  const valueOf = (key: CellKey) => (pendingCells.has(key) ? (pendingCells.get(key)?.value ?? null) : (data?.values.get(key) ?? null));
-  const shown = data && pendingWeeks.size > 0 ? withPendingWeeks(data, pendingWeeks) : data;
+  const valueOf = (key: CellKey) => {
+    const draft = draftByKey.get(draftKeyOf(key));
+    return draft ? draft.value : (data?.values.get(key) ?? null);
+  };
+  const shown = data ? withDraftWeeks(data, drafts) : data;
   const today = todayIso();
 
   return (
@@ -134,6 +150,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
       </div>
       <MonthClosureBar month={month} />
       {status ? <p role="status">{status}</p> : null}
+      {storeId && drafts ? <DraftsBar storeId={storeId} drafts={drafts} /> : null}
       {notice ? (
         <p className="notice" role="alert">
           {notice}
@@ -160,6 +177,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
               onCell={onCell}
               onWeek={onWeek}
               storeId={storeId ?? undefined}
+              isDraft={(key) => draftByKey.has(key)}
             />
           </div>
           <CellHistory cell={lastCell.cell} />

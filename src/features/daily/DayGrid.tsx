@@ -1,4 +1,5 @@
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
+import { cellDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
@@ -24,9 +25,11 @@ type Props = {
   valueOf(key: CellKey): number | null;
   /** `seen`: the value the cell showed when typing started (the edit's base). */
   onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null, seen: number | null): void | Promise<unknown>;
-  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
+  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null, seen: number | null): void;
   /** The store, for the week inputs' history. */
   storeId?: string;
+  /** Whether a field holds a value typed in Submit mode and not submitted (by its key in repositories/submit-drafts.ts). */
+  isDraft?(key: string): boolean;
 };
 
 /**
@@ -36,7 +39,7 @@ type Props = {
  * block, its CP, W and I rows by Hours and Sales columns. Inputs are keyed by position,
  * not by date, so switching months reuses them instead of rebuilding the grid.
  */
-export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId }: Props) {
+export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId, isDraft }: Props) {
   return (
     <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales">
       <div className="weekday-head" aria-hidden="true">
@@ -81,6 +84,7 @@ export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWe
                             value={valueOf(cellKey(day.date, row, metric))}
                             limit={limits[metric]}
                             disabled={disabled}
+                            unsubmitted={isDraft?.(cellDraftKey(day.date, row, metric))}
                             order={(weekIndex * 7 + dayIndex) * 6 + rowIndex * 2 + metricIndex + 1}
                             row={weekIndex * 3 + rowIndex}
                             column={dayIndex * 2 + metricIndex}
@@ -93,7 +97,7 @@ export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWe
               </div>
             ))}
           </div>
-          <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} storeId={storeId} />
+          <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} storeId={storeId} isDraft={isDraft} />
         </section>
       ))}
     </div>

@@ -1,3 +1,4 @@
+import { weekDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import type { GridWeek } from '../../domain/month-grid.ts';
@@ -10,9 +11,16 @@ type Props = {
   figures: WeekFigures | undefined;
   average: boolean;
   disabled: boolean;
-  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null): void;
+  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null, seen: number | null): void;
   /** The store, for each week input's history. */
   storeId?: string;
+  /** Whether a field holds a value typed in Submit mode and not submitted (by its key in repositories/submit-drafts.ts). */
+  isDraft?(key: string): boolean;
+  /**
+   * Where the week's days are typed elsewhere on the same page (the One Page's Daily
+   * section): they show as text with a button to that input, so a week part has one input.
+   */
+  enterElsewhere?(inputLabel: string): void;
 };
 
 /**
@@ -20,7 +28,7 @@ type Props = {
  * total), and that part's days complete and work days. An empty field shows what the
  * work pattern gives; an entry that differs from the pattern says so.
  */
-export function WeekSummary({ week, figures, average, disabled, onWeek, storeId }: Props) {
+export function WeekSummary({ week, figures, average, disabled, onWeek, storeId, isDraft, enterElsewhere }: Props) {
   const totals = figures?.totals;
   const lines = totals
     ? [
@@ -43,19 +51,33 @@ export function WeekSummary({ week, figures, average, disabled, onWeek, storeId 
           {fields.map(({ field, column, text, name }, index) => {
             const entered = figures.entered[field];
             const fromPattern = figures.pattern[field];
+            const unsubmitted = isDraft?.(weekDraftKey(part.start, field));
+            const inputLabel = `${name} Week ${week.index}`;
+            if (enterElsewhere)
+              return (
+                <p key={field} className="week-day-figure" data-field={field}>
+                  {text} <span className="week-day-value">{entered ?? fromPattern}</span>
+                  {entered === null ? <span className="hint"> from pattern</span> : null}
+                  {unsubmitted ? <span className="draft-note"> not submitted</span> : null}{' '}
+                  <button type="button" className="link" aria-label={`Change ${text} in Daily`} onClick={() => enterElsewhere(inputLabel)}>
+                    Change
+                  </button>
+                </p>
+              );
             return (
               <label key={field}>
                 {text}
                 <NumberCell
-                  label={`${name} Week ${week.index}`}
+                  label={inputLabel}
                   value={entered}
                   placeholder={String(fromPattern)}
                   limit={numberLimitOf('weekly_store_performance', column, { week_start_date: part.start })}
                   disabled={disabled}
+                  unsubmitted={unsubmitted}
                   row={1000 + week.index}
                   column={index}
                   history={storeId ? { table: 'weekly_store_performance', key: { store_id: storeId, week_start_date: part.start }, field: column } : undefined}
-                  onCommit={(value) => onWeek(part.start, field, value)}
+                  onCommit={(value, seen) => onWeek(part.start, field, value, seen)}
                 />
                 <span className="hint">{entered === null ? 'from pattern' : entered !== fromPattern ? `pattern: ${fromPattern}` : ''}</span>
               </label>

@@ -33,7 +33,7 @@ export function OnePage() {
           <DailyPerformance mode="submit" title="Daily Performance" />
         </div>
         <div id="weekly-section" className="one-page-section">
-          <WeeklyPage />
+          <WeeklyPage daysInDailySection />
         </div>
         <div id="monthly-performance-section" className="one-page-section">
           <MonthlyPage />

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { retryDeadLetter, useConflicts, useDeadLetters } from '../../data/repositories/sync-logs.ts';
 import { useDevice } from '../../data/device-context.tsx';
+import { useDraftCount } from '../../data/repositories/submit-drafts.ts';
 import { explainRefusal } from '../../domain/refusals.ts';
-import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
+import { useAccount, useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
 import { ActivityList } from './ActivityList.tsx';
 
 function when(time: number | null, read: boolean): string {
@@ -22,11 +23,14 @@ export function SyncIndicator() {
   const sync = useSyncRuntime();
   const [open, setOpen] = useState(false);
   const problems = status.deadLetters + status.conflicts;
+  // Values typed in Submit mode wait on this device too, until submitted (any page may hold them).
+  const drafts = useDraftCount(useAccount().storeId) ?? 0;
   return (
     <div className="sync-indicator">
       <div className="sync-summary" aria-label="Sync status" role="status" aria-busy={status.countsRead && status.lastSyncedRead ? undefined : true}>
         {status.online ? null : <span className="badge offline">Offline</span>}
         <span>{waitingText(status.pending, status.countsRead)}</span>
+        {drafts > 0 ? <span className="drafts-count">{drafts} not submitted</span> : null}
         <span>Last synced {when(status.lastSyncedAt, status.lastSyncedRead)}</span>
         {status.initialSync ? <FirstSyncProgress {...status.initialSync} /> : null}
       </div>

@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useDevice } from '../../data/device-context.tsx';
 import { saveWeeks } from '../../data/repositories/store-month.ts';
+import type { WeekField } from '../../data/repositories/submit-drafts.ts';
+import { discardDrafts, useSubmitDrafts, weekDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { monthLabel } from '../../domain/month.ts';
 import { useDailyMonth } from '../daily/use-daily-month.ts';
+import { withDraftWeeks } from '../daily/draft-weeks.ts';
 import { WeekSummary } from '../daily/WeekSummary.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
@@ -13,12 +16,31 @@ const saveText = { saving: 'Saving...', saved: 'Saved', error: 'Error saving' } 
 /** How long a save outcome stays on screen (spec: "Saved" 2 s, "Error saving" 3 s). */
 const clearAfterMs = { saved: 2000, error: 3000 } as const;
 
-/** The month's weeks: summaries from the daily figures, and days complete / work days saved as they change. */
-export function WeeklyPage() {
+/**
+ * Brings the person to a week input of the Daily section on the same page (the One Page),
+ * the one place its value is typed.
+ */
+function focusDailyInput(label: string) {
+  const input = document.querySelector<HTMLInputElement>(`section.daily input[aria-label="${label}"]`);
+  input?.scrollIntoView({ block: 'center', inline: 'center' });
+  input?.focus({ preventScroll: true });
+}
+
+/**
+ * The month's weeks: summaries from the daily figures, and days complete / work days saved
+ * as they change. A week part has one input per field on any page: where the page also
+ * holds the Daily section (`daysInDailySection`, the One Page), the week's days show here
+ * as text with a way to that input (docs/screens.md). Either way a value typed in Submit
+ * mode and not submitted shows here too, marked; typing over it here saves it.
+ */
+export function WeeklyPage({ daysInDailySection = false }: { daysInDailySection?: boolean }) {
   const device = useDevice();
   const { storeId } = useAccount();
   const { month } = useSelectedMonth();
-  const data = useDailyMonth(storeId, month);
+  const stored = useDailyMonth(storeId, month);
+  const drafts = useSubmitDrafts(storeId);
+  const draftKeys = new Set((drafts ?? []).map((draft) => draft.key));
+  const data = stored && drafts ? withDraftWeeks(stored, drafts) : undefined;
   const [average, setAverage] = useState(true);
   const [saveState, setSaveState] = useState<SaveState>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -29,12 +51,15 @@ export function WeeklyPage() {
     return () => clearTimeout(timer);
   }, [saveState]);
 
-  async function onWeek(weekStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null) {
+  async function onWeek(weekStart: IsoDate, field: WeekField, value: number | null) {
     if (!storeId) return;
     setSaveState('saving');
     try {
       // Only the changed field is written: the other may have been saved a moment ago.
       await saveWeeks(device, storeId, [{ weekStart, [field]: value }]);
+      // What was just typed replaces a value typed in Submit mode and not submitted.
+      const key = weekDraftKey(weekStart, field);
+      if (draftKeys.has(key)) await discardDrafts(device.db, storeId, [key]);
       setSaveState('saved');
     } catch (error) {
       setSaveState('error');
@@ -77,6 +102,8 @@ export function WeeklyPage() {
                 average={average}
                 disabled={!storeId}
                 onWeek={(start, field, value) => void onWeek(start, field, value)}
+                isDraft={(key) => draftKeys.has(key)}
+                enterElsewhere={daysInDailySection ? focusDailyInput : undefined}
               />
             </article>
           ))}
