@@ -1,0 +1,131 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkReachable, frameInView, layoutShift, pageOverflow, recordLayoutShifts, waitForSettled } from './support/layout-checks.ts';
+import type { E2E } from './support/harness.ts';
+import { startE2E } from './support/harness.ts';
+
+/**
+ * Every route at the sizes the stores use, from an advisor's phone to a manager's desktop,
+ * signed in as the demo admin (store A's manager, with its demo figures synced):
+ * - everything a person must reach (inputs, buttons, links, selects, table headings) can be
+ *   scrolled into view whole and is not covered by the sidebar, a sticky bar or a toast;
+ *   inputs show their whole value;
+ * - the page does not scroll sideways, except the One Page's 4,200 px row on a desktop
+ *   (the Front End Team sections scroll inside their own box, not the page);
+ * - from 1024 px up the sidebar and the sync bar are in view, also scrolled to the page's
+ *   end; below that the Menu button is;
+ * - the layout shifts less than 0.1 in all from load until it has settled.
+ * A full-page screenshot of each lands in test-results/screenshots/layout-<route>-<width>.png.
+ */
+const sizes = [
+  { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+  { width: 1536, height: 864 },
+  { width: 1920, height: 1080 },
+] as const;
+
+/** From 1024 px up the sidebar is always there; below it folds behind the Menu button. */
+const desktopFrom = 1024;
+const maxLayoutShift = 0.1;
+
+type Route = { name: string; path: string; tab?: string; signedOut?: boolean };
+
+const routes: Route[] = [
+  { name: 'today', path: '/today' },
+  { name: 'home', path: '/' },
+  { name: 'one-page', path: '/?view=all' },
+  { name: 'daily', path: '/daily' },
+  { name: 'daily-weekly', path: '/daily-weekly' },
+  { name: 'new-daily-weekly-performance', path: '/new-daily-weekly-performance' },
+  { name: 'weekly', path: '/weekly' },
+  { name: 'monthly', path: '/monthly' },
+  { name: 'yearly', path: '/yearly' },
+  { name: 'service-overview', path: '/service-overview' },
+  { name: 'front-end-team', path: '/front-end-team' },
+  { name: 'settings-targets', path: '/settings', tab: 'SWOT Targets' },
+  { name: 'settings-store', path: '/settings', tab: 'Service Overview Settings' },
+  { name: 'settings-kpis', path: '/settings', tab: 'Dashboard KPIs' },
+  { name: 'settings-work-pattern', path: '/settings', tab: 'Work Pattern' },
+  { name: 'compare', path: '/compare' },
+  { name: 'admin-users', path: '/admin', tab: 'Manage Users' },
+  { name: 'admin-stores', path: '/admin', tab: 'Manage Stores' },
+  { name: 'print', path: '/print' },
+  { name: 'login', path: '/login', signedOut: true },
+];
+
+describe('every route fits every screen, from a phone to a desktop', () => {
+  let e2e: E2E;
+  let page: Page;
+  let signedOut: Page;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    ({ page } = await e2e.signedInPage('admin@example.com', { width: 1366, height: 768 }));
+    await recordLayoutShifts(page.context());
+    // The first sync brings the demo figures, so every screen lays out real data.
+    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    const context = await e2e.newContext();
+    await recordLayoutShifts(context);
+    signedOut = context.pages()[0] ?? (await context.newPage());
+  });
+  afterAll(() => e2e?.close());
+
+  async function open(target: Page, route: Route): Promise<void> {
+    await target.goto(`${e2e.appUrl}${route.path}`);
+    if (route.signedOut) await target.getByRole('button', { name: 'Login' }).waitFor();
+    else await target.locator('main h1').first().waitFor({ timeout: 20_000 });
+    if (route.tab) {
+      const tab = target.getByRole('tab', { name: route.tab, exact: true });
+      await tab.click();
+      await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true');
+    }
+    await waitForSettled(target);
+  }
+
+  async function problemsOf(target: Page, route: Route, width: number): Promise<string[]> {
+    const problems: string[] = [];
+    const shift = await layoutShift(target);
+    if (shift.total >= maxLayoutShift) problems.push(`layout shift ${shift.total.toFixed(3)} (limit ${maxLayoutShift}): ${shift.sources.join('; ')}`);
+    await target.screenshot({ path: await e2e.screenshotPath(`layout-${route.name}-${width}`), fullPage: true });
+
+    const overflow = await pageOverflow(target);
+    const onePageRow = width >= desktopFrom && (await target.locator('main .one-page').count()) > 0;
+    if (!onePageRow && overflow.scrollWidth > overflow.innerWidth + 1) {
+      problems.push(`the page scrolls sideways: ${overflow.scrollWidth} px wide in a ${overflow.innerWidth} px window (${overflow.widest.join(', ')})`);
+    }
+    if (!route.signedOut) {
+      if (width >= desktopFrom) {
+        problems.push(...(await frameInView(target, 'nav#sidebar', 'the sidebar')));
+        problems.push(...(await frameInView(target, '.sync-indicator', 'the sync bar')));
+      } else {
+        problems.push(...(await frameInView(target, 'button.menu-button', 'the Menu button')));
+      }
+    }
+    const reach = await checkReachable(target);
+    if (reach.checked === 0) problems.push('no control or table heading found to check');
+    problems.push(...reach.problems);
+    return problems.map((problem) => `${route.name} (${route.path}${route.tab ? `, ${route.tab}` : ''}) at ${width}: ${problem}`);
+  }
+
+  for (const size of sizes) {
+    it(`lays out every route at ${size.width} x ${size.height}`, { timeout: 600_000 }, async () => {
+      await page.setViewportSize(size);
+      await signedOut.setViewportSize(size);
+      const failures: string[] = [];
+      for (const route of routes) {
+        const target = route.signedOut ? signedOut : page;
+        await open(target, route);
+        failures.push(...(await problemsOf(target, route, size.width)));
+      }
+      // The whole list also lands on disk, one line each, to read beside the screenshots.
+      const dir = path.dirname(await e2e.screenshotPath('x'));
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, `layout-failures-${size.width}.txt`), failures.join('\n'));
+      expect(failures).toEqual([]);
+    });
+  }
+});
