@@ -124,6 +124,32 @@ describe('values typed in Submit mode and not submitted yet', () => {
     await expect.poll(() => bar().textContent()).not.toContain('not submitted');
   });
 
+  it("keeps a closed month's value, says it cannot be submitted, and lets the person discard it", async () => {
+    await page.goto(`${e2e.appUrl}/daily-weekly?month=2031-11`);
+    await inputs('CP Hours 2031-11-03').fill('9');
+    await inputs('CP Hours 2031-11-03').press('Tab');
+    await expect.poll(() => bar().textContent(), { timeout: 10_000 }).toContain('1 not submitted');
+    const status = page.getByRole('group', { name: 'Month status' });
+    await status.getByRole('button', { name: 'Close month' }).click();
+    await status.getByRole('button', { name: 'Close November 2031' }).click();
+    const drafts = page.getByRole('group', { name: 'Values not submitted' });
+    await expect
+      .poll(() => drafts.textContent(), { timeout: 30_000 })
+      .toContain("1 value for November 2031, a closed month, cannot be submitted: the server refuses a closed month's figures.");
+    expect(await inputs('CP Hours 2031-11-03').inputValue()).toBe('9');
+    expect(await marked('CP Hours 2031-11-03')).toBe(true);
+    await page.screenshot({ path: await e2e.screenshotPath('drafts-closed-month') });
+    await page.getByRole('button', { name: 'Submit Data' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'No changes to submit.' }).count()).toBe(1);
+    await drafts.getByRole('button', { name: "Discard the closed month's values" }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discard values not submitted' });
+    expect(await dialog.textContent()).toContain('Discard 1 value not submitted?');
+    await dialog.getByRole('button', { name: 'Discard 1 value' }).click();
+    await expect.poll(() => inputs('CP Hours 2031-11-03').inputValue()).toBe('');
+    await expect.poll(() => bar().textContent()).not.toContain('not submitted');
+    expect(await onServer('2031-11-03')).toEqual([]);
+  });
+
   it('has one Days Comp input per week part on the One Page, and every screen shows its value, a draft included', async () => {
     await page.goto(`${e2e.appUrl}/?view=all&month=2031-10`);
     await page.getByRole('button', { name: 'Submit Data' }).waitFor();
