@@ -297,6 +297,30 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
     await page.screenshot({ path: await e2e.screenshotPath('entry-saved-sign-daily-390x844') });
   });
 
+  it("never hides the input being typed in under a refusal's message", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${e2e.appUrl}/daily?month=2031-10`);
+    // A refused CP Sales: its reason floats below it, where W Sales sits on a phone.
+    await page.getByLabel('CP Sales 2031-10-06').fill('-5');
+    await page.getByLabel('CP Sales 2031-10-06').press('Tab');
+    await page.locator('.cell-error').waitFor();
+    expect(await focusedLabel()).toBe('W Hours 2031-10-06');
+    await page.keyboard.press('ArrowRight');
+    expect(await focusedLabel()).toBe('W Sales 2031-10-06');
+    const hidden = await page.evaluate(() => {
+      const input = document.activeElement as HTMLInputElement;
+      const box = input.getBoundingClientRect();
+      const points = [
+        [box.left + box.width / 2, box.top + box.height / 2],
+        [box.right - 8, box.top + 8],
+        [box.left + 8, box.top + 8],
+      ] as const;
+      return points.filter(([x, y]) => document.elementFromPoint(x, y) !== input).map(([x, y]) => `${Math.round(x)},${Math.round(y)}: ${document.elementFromPoint(x, y)?.className}`);
+    });
+    await page.screenshot({ path: await e2e.screenshotPath('entry-refusal-390x844') });
+    expect(hidden).toEqual([]);
+  });
+
   it('shows no saved sign in Submit mode, where nothing is saved until Submit Data', async () => {
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.goto(`${e2e.appUrl}/daily-weekly?month=2031-08`);
