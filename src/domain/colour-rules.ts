@@ -21,6 +21,17 @@ export const amberFrom = 0.8;
 /** Mix distances in percentage points: green within the first, amber within the second. */
 export const mixBands = { green: 5, amber: 15 } as const;
 
+/**
+ * A figure rounded as it is shown (whole dollars and percents: 0 decimals; hours per day
+ * 1, hours per RO 2). Statuses are judged on what the person reads, so "$177 / Target
+ * $177" is never amber and two shares both shown as "5%" never differ in colour.
+ */
+export function asShown(value: number | null, decimals: number): number | null {
+  if (value === null || !Number.isFinite(value)) return value;
+  const scale = 10 ** decimals;
+  return Math.round(value * scale) / scale;
+}
+
 /** Higher is better, as the spec colours tiles: a zero figure is "No Data". */
 export function higherIsBetter(actual: number | null, target: number | null): TileStatus {
   if (!target) return 'no-target';

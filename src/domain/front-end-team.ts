@@ -4,7 +4,8 @@
  * Figures are kept per advisor per month; a month may hold several dated rows, which add up.
  */
 import type { TileStatus } from './kpi-math.ts';
-import { tileStatus } from './kpi-math.ts';
+import { asShown } from './colour-rules.ts';
+import { formatPercent } from './format.ts';
 
 /** A month's figures by field; null where nothing has been entered. */
 export type Figures = Record<string, number | null>;
@@ -99,9 +100,17 @@ export function scoreCardTargets(stored: Record<string, unknown> | undefined): R
   return targets;
 }
 
-/** Actual against target, coloured as the KPI tiles are. */
-export function comparison(actual: number, target: number | null): { percent: number | null; status: TileStatus } {
-  return { percent: target ? (actual / target) * 100 : null, status: tileStatus(actual, target) };
+/**
+ * Actual against target as the VS TARGET row shows it: the whole percent of target,
+ * coloured by that shown percent with the KPI tiles' bands (green from 100%, amber from
+ * 80%). "N/A" at a target of 0 (nothing to be a percentage of), "No Target" without one.
+ */
+export function comparison(actual: number, target: number | null): { percent: number | null; text: string; status: TileStatus } {
+  if (target === null || target === 0 || !Number.isFinite(target)) return { percent: null, text: target === 0 ? 'N/A' : 'No Target', status: 'no-target' };
+  const percent = (actual / target) * 100;
+  const shown = asShown(percent, 0) ?? 0;
+  const status: TileStatus = actual === 0 ? 'no-data' : shown >= 100 ? 'good' : shown >= 80 ? 'warning' : 'behind';
+  return { percent, text: formatPercent(percent), status };
 }
 
 /**
@@ -114,12 +123,19 @@ export function projectToMonthEnd(monthToDate: number, monthCompletePercent: num
 
 export type GoalStatus = 'no-data' | 'behind' | 'warning' | 'good';
 
-/** An op code's share of ROs in percent (null without ROs) and where it stands against its goals. */
+/**
+ * An op code's share of ROs in percent (null without ROs) and where it stands against its
+ * goals, judged on the whole percent shown, so an advisor and the team both showing "5%"
+ * get one colour. Green at or above the target, amber at or above the low goal, red
+ * below; where the low goal is not below the target (coolant 6% over 5%, diff 6% and 6%)
+ * there is no amber band and the target alone decides.
+ */
 export function opCodeShare(count: number, ros: number, goal: { low: number; target: number }): { percent: number | null; status: GoalStatus } {
   if (!(ros > 0)) return { percent: null, status: 'no-data' };
   const percent = (count / ros) * 100;
-  if (percent >= goal.target) return { percent, status: 'good' };
-  return { percent, status: percent >= goal.low ? 'warning' : 'behind' };
+  const shown = asShown(percent, 0) ?? 0;
+  if (shown >= goal.target) return { percent, status: 'good' };
+  return { percent, status: goal.low < goal.target && shown >= goal.low ? 'warning' : 'behind' };
 }
 
 /** A survey percentage against its target, with the baseline as the floor. */

@@ -11,6 +11,7 @@ import { scoreCardColumns, totalsFields } from './front-end-team.ts';
 import type { Category } from './kpi-math.ts';
 import { changePercent } from './last-year.ts';
 import type { MonthlyTable } from './monthly-table.ts';
+import { salesLastYear } from './monthly-table.ts';
 
 export type DayValues = { date: IsoDate; values: Record<Category, { hours: number | null; sales: number | null }> };
 
@@ -23,12 +24,13 @@ export function dailyInputsCsv(days: readonly DayValues[]): string {
 
 export function monthlyTableCsv(table: MonthlyTable, lastYear: MonthlyTable | null): string {
   const header = ['Labour Type', "RO's", 'Hours', 'Sales', 'Gross', 'Gross %', 'Sales Last Year', 'Change %'];
+  const salesBefore = salesLastYear(lastYear);
   const rows: CsvCell[][] = table.rows.map((row, index) => {
-    const before = lastYear?.rows[index]?.sales ?? null;
+    const before = salesBefore.rows[index] ?? null;
     return [row.label, row.repairOrders, row.hours, row.sales, row.gross, row.grossPercent, before, changePercent(row.sales, before)];
   });
   rows.push(['TOTAL LABOUR', table.repairOrders, table.hours, null, table.totalLabour, table.totalLabourPercent, null, null]);
-  rows.push(['TOTAL SALES', null, null, table.totalSales, null, null, lastYear?.totalSales ?? null, changePercent(table.totalSales, lastYear?.totalSales ?? null)]);
+  rows.push(['TOTAL SALES', null, null, table.totalSales, null, null, salesBefore.total, changePercent(table.totalSales, salesBefore.total)]);
   rows.push(['PACING', null, null, table.pacing, null, null, null, null]);
   rows.push(['TARGET', null, null, table.target, null, null, null, null]);
   return toCsv(header, rows);

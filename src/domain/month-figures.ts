@@ -5,7 +5,7 @@
  * never reads two ways. docs/figures.md describes each one.
  */
 import type { TileStatus } from './colour-rules.ts';
-import { higherIsBetter, lowerIsBetter, mixDistance, mixStatus, progressStatus } from './colour-rules.ts';
+import { asShown, higherIsBetter, lowerIsBetter, mixDistance, mixStatus, progressStatus } from './colour-rules.ts';
 import type { IsoDate } from './calendar.ts';
 import { formatCount, formatCurrency, formatPercent, formatRatio } from './format.ts';
 import type { Category, Totals } from './kpi-math.ts';
@@ -94,7 +94,8 @@ function rate(id: 'cpElr' | 'warrantyElr' | 'internalElr' | 'totalElr', sales: n
     label: labelOf(id),
     value,
     target,
-    status: higherIsBetter(value, target),
+    // Whole dollars, as shown.
+    status: higherIsBetter(asShown(value, 0), asShown(target, 0)),
     headline: formatCurrency(value),
     actual: formatCurrency(value),
     targetText: formatCurrency(target),
@@ -105,13 +106,14 @@ function rate(id: 'cpElr' | 'warrantyElr' | 'internalElr' | 'totalElr', sales: n
 function perDayFigure(id: 'hoursPerDay' | 'salesPerDay', total: number, inputs: MonthInputs, target: number): Figure {
   const value = perDay(total, inputs.daysComplete);
   const show = id === 'hoursPerDay' ? formatRatio : formatCurrency;
+  const decimals = id === 'hoursPerDay' ? 1 : 0;
   const totalText = id === 'hoursPerDay' ? `${num1(total)} h` : money2(total);
   return {
     id,
     label: labelOf(id),
     value,
     target,
-    status: higherIsBetter(value, target),
+    status: higherIsBetter(asShown(value, decimals), asShown(target, decimals)),
     headline: show(value),
     actual: show(value),
     targetText: show(target),
@@ -178,10 +180,11 @@ export function monthFigures(inputs: MonthInputs): MonthFigures {
       label: labelOf('cpHoursPerRo'),
       value: cpHoursPerRo,
       target: targets.cpHoursPerRo,
-      status: cpHoursPerRo === null ? 'no-data' : higherIsBetter(cpHoursPerRo, targets.cpHoursPerRo),
+      status: cpHoursPerRo === null ? 'no-data' : higherIsBetter(asShown(cpHoursPerRo, 2), asShown(targets.cpHoursPerRo, 2)),
       headline: cpHoursPerRo === null ? 'no RO count' : num2(cpHoursPerRo),
       actual: cpHoursPerRo === null ? "enter CP RO's on the Monthly page" : `${num2(cpHoursPerRo)} h per RO`,
-      targetText: formatRatio(targets.cpHoursPerRo),
+      // A zero target reads N/A: there is nothing to be a percentage of.
+      targetText: targets.cpHoursPerRo === 0 ? 'N/A' : formatRatio(targets.cpHoursPerRo),
       working:
         cpHoursPerRo === null
           ? `${formulas.cpHoursPerRo}: no CP RO's entered for this month (Monthly page)`

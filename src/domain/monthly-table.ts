@@ -82,3 +82,14 @@ export function monthlyTable(
     target: monthTarget(salesPerDayTarget, days.workDays),
   };
 }
+
+/**
+ * The SALES LAST YEAR column of a month a year before: each row's sales and the total,
+ * or no figure at all ("-", as every other missing figure) when that month has no
+ * figures, instead of $0 for a year the store was not using the app.
+ */
+export function salesLastYear(table: MonthlyTable | null | undefined): { rows: Array<number | null>; total: number | null } {
+  const hasFigures = !!table && (table.totalSales !== 0 || table.hours !== 0 || table.totalLabour !== null || table.repairOrders !== 0);
+  if (!table || !hasFigures) return { rows: laborRows.map(() => null), total: null };
+  return { rows: table.rows.map((row) => row.sales), total: table.totalSales };
+}

@@ -8,6 +8,8 @@
  *    in the books) they are unknown, not equal to the gross profit.
  */
 
+import { monthNames } from './month.ts';
+
 export type YearlyInput = {
   month: number;
   sales: number | null;
@@ -21,14 +23,16 @@ export type YearlyInput = {
 export type YearlyRow = {
   sales: number;
   gpNet: number;
-  gpPercentage: number;
+  /** Null without sales or gross ("-", never 0% for a month without figures). */
+  gpPercentage: number | null;
   hours: number;
   /** Null without a completed day. */
   hoursPerDay: number | null;
   personnelExp: number;
-  personnelPercentage: number;
+  /** Null while the expense is not entered or there is no gross. */
+  personnelPercentage: number | null;
   semiFixedExp: number;
-  semiFixedPercentage: number;
+  semiFixedPercentage: number | null;
   fixedExp: number;
   /** Null while no expense of the month is entered. */
   netProfit: number | null;
@@ -37,6 +41,9 @@ export type YearlyRow = {
 
 const n = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const percentOf = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
+const entered = (value: number | null | undefined) => value !== null && value !== undefined;
+/** A share of an entered amount; null when the part is not entered or the whole is nothing. */
+const shareOf = (part: number | null | undefined, whole: number) => (entered(part) && whole !== 0 ? (n(part) / whole) * 100 : null);
 
 type Amounts = Omit<YearlyInput, 'month'>;
 
@@ -53,13 +60,13 @@ export function deriveYearlyRow(input: Amounts, daysComplete: number | null = nu
   return {
     sales,
     gpNet,
-    gpPercentage: percentOf(gpNet, sales),
+    gpPercentage: shareOf(input.gp_net, sales),
     hours,
-    hoursPerDay: daysComplete && daysComplete > 0 ? hours / daysComplete : null,
+    hoursPerDay: daysComplete && daysComplete > 0 && entered(input.ros) ? hours / daysComplete : null,
     personnelExp,
-    personnelPercentage: percentOf(personnelExp, gpNet),
+    personnelPercentage: shareOf(input.personnel_exp, gpNet),
     semiFixedExp,
-    semiFixedPercentage: percentOf(semiFixedExp, gpNet),
+    semiFixedPercentage: shareOf(input.semi_fixed_exp, gpNet),
     fixedExp,
     netProfit,
     netProfitMarginRos: netProfit === null ? null : percentOf(netProfit, sales),
@@ -82,8 +89,8 @@ export function yearlySummary(months: YearlyInput[], daysComplete: ReadonlyMap<n
   const anyEntered = (key: keyof Amounts) => (months.some((m) => m[key] !== null && m[key] !== undefined) ? sum(key) : null);
   const totals: Amounts = {
     sales: sum('sales'),
-    gp_net: sum('gp_net'),
-    ros: sum('ros'),
+    gp_net: anyEntered('gp_net'),
+    ros: anyEntered('ros'),
     personnel_exp: anyEntered('personnel_exp'),
     semi_fixed_exp: anyEntered('semi_fixed_exp'),
     fixed_exp: anyEntered('fixed_exp'),
@@ -98,4 +105,70 @@ export function yearlySummary(months: YearlyInput[], daysComplete: ReadonlyMap<n
   const total = { ...deriveYearlyRow(totals, days), netProfit: net, netProfitMarginRos: net === null ? null : percentOf(net, closedSales) };
   const averaged = { ...deriveYearlyRow(average, days / count), netProfit: net === null ? null : net / (closed.length || 1), netProfitMarginRos: total.netProfitMarginRos };
   return { total, average: averaged };
+}
+
+/** A month's days: how many of its work days are done. */
+export type MonthShare = { daysComplete: number; workDays: number };
+
+/**
+ * The figure a month a year before is compared with: the whole month, or, for a month
+ * still part-way (some but not all of its work days done), last year's month at the same
+ * share of its work days, as the Monthly table's PACING reads a month at its pace.
+ */
+export function lastYearBasis(previous: number | null, days: MonthShare | undefined): number | null {
+  if (previous === null) return null;
+  return isPartWay(days) ? (previous * days.daysComplete) / days.workDays : previous;
+}
+
+const isPartWay = (days: MonthShare | undefined): days is MonthShare => !!days && days.daysComplete > 0 && days.daysComplete < days.workDays;
+
+const shortName = (month: number) => (monthNames[month - 1] ?? '').slice(0, 3);
+
+/** "Jan-Nov"; runs of months joined, gaps listed: "Jan-Feb, Apr, Jun-Nov". */
+export function monthsLabel(months: readonly number[]): string {
+  const runs: Array<[number, number]> = [];
+  for (const month of months) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === month - 1) last[1] = month;
+    else runs.push([month, month]);
+  }
+  return runs.map(([from, to]) => (from === to ? shortName(from) : `${shortName(from)}-${shortName(to)}`)).join(', ');
+}
+
+export type LikeForLike = {
+  /** The months compared: figures in both years, begun this year (no month not yet started). */
+  months: number[];
+  label: string;
+  /** This year's sales over those months. */
+  current: number;
+  /** Last year's sales over the same months, a part-way month at the same share of its days. */
+  previous: number;
+  count: number;
+  partWay: ({ month: number } & MonthShare) | null;
+};
+
+/**
+ * This year's sales against the same months a year before, so a year still under way is
+ * not set against a whole one: the months with figures in both years that have begun
+ * (days complete above 0 where known), the current part-way month counted on both sides
+ * at the share of its work days done. Null when no month has figures in both years.
+ */
+export function likeForLike(current: readonly YearlyInput[], previous: readonly YearlyInput[], days: ReadonlyMap<number, MonthShare>): LikeForLike | null {
+  const before = new Map(previous.map((m) => [m.month, m]));
+  const compared = current.filter((m) => {
+    const then = before.get(m.month);
+    const share = days.get(m.month);
+    return hasYearlyData(m) && !!then && hasYearlyData(then) && !(share && share.daysComplete === 0);
+  });
+  if (compared.length === 0) return null;
+  const partMonth = compared.find((m) => isPartWay(days.get(m.month)));
+  const partDays = partMonth ? days.get(partMonth.month) : undefined;
+  return {
+    months: compared.map((m) => m.month),
+    label: monthsLabel(compared.map((m) => m.month)),
+    current: compared.reduce((acc, m) => acc + n(m.sales), 0),
+    previous: compared.reduce((acc, m) => acc + (lastYearBasis(n(before.get(m.month)?.sales), days.get(m.month)) ?? 0), 0),
+    count: compared.length,
+    partWay: partMonth && partDays ? { month: partMonth.month, daysComplete: partDays.daysComplete, workDays: partDays.workDays } : null,
+  };
 }

@@ -15,7 +15,7 @@ describe('the Weekly screen', () => {
   it('saves days complete as it changes, says "Saved" and then clears it', async () => {
     await page.goto(`${e2e.appUrl}/weekly?month=2031-07`);
     await page.getByText('Manage weekly performance data and summaries').waitFor();
-    expect(await page.getByRole('combobox', { name: 'Week figures' }).locator('option').allTextContents()).toEqual(['avg', 'Weekly Total']);
+    expect(await page.getByRole('combobox', { name: 'Week figures' }).locator('option').allTextContents()).toEqual(['Daily Average', 'Weekly Total']);
     await page.getByLabel('Days Complete Week 2').fill('5');
     await page.getByLabel('Work Days Week 2').click();
     await expect.poll(() => page.locator('.save-status').textContent(), { timeout: 10_000, interval: 50 }).toBe('Saved');

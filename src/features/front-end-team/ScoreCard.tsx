@@ -1,7 +1,7 @@
 import type { ScoreCardKey } from '../../domain/front-end-team.ts';
 import { addUp, comparison, projectToMonthEnd, scoreCard, scoreCardColumns, scoreCardTargets, totalsFields } from '../../domain/front-end-team.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
-import { formatCurrency, formatPercent, formatRatio } from '../../domain/format.ts';
+import { formatCurrency, formatRatio } from '../../domain/format.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import type { TeamMonth } from './use-team-month.ts';
 
@@ -86,10 +86,10 @@ export function ScoreCard({ team, onTarget, storeId }: Props) {
           <tr>
             <th scope="row">VS TARGET</th>
             {scoreCardColumns.map((c) => {
-              const { percent, status } = comparison(teamScore[c.key], targets[c.key]);
+              const { text, status } = comparison(teamScore[c.key], targets[c.key]);
               return (
                 <td key={c.key} className={`share ${status}`}>
-                  {percent === null ? 'No Target' : formatPercent(percent)}
+                  {text}
                 </td>
               );
             })}

@@ -18,6 +18,7 @@ import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { monthlyCellRef } from '../history/cell-refs.ts';
 import { PacePanel } from '../daily/PacePanel.tsx';
 import { monthlyTableOf, useDailyMonth } from '../daily/use-daily-month.ts';
+import { salesLastYear } from '../../domain/monthly-table.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { MonthEndFigures } from './MonthEndFigures.tsx';
@@ -69,7 +70,8 @@ export function MonthlyPage() {
 
   const table = monthlyTableOf(data);
   const lastYear = lastYearData ? monthlyTableOf(lastYearData) : null;
-  const lastYearSales = (index: number) => lastYear?.rows[index]?.sales ?? null;
+  const lastYearFigures = salesLastYear(lastYear);
+  const lastYearSales = (index: number) => lastYearFigures.rows[index] ?? null;
   const { totals } = data;
 
   return (
@@ -168,9 +170,9 @@ export function MonthlyPage() {
                   <FigureValue text={formatCurrency(table.totalSales)} working={working('totalSales', table.rows.map((row) => money2(row.sales ?? 0)).join(' + '), money2(table.totalSales))} />
                 </td>
                 <td colSpan={2} />
-                <td>{lastYear ? formatCurrency(lastYear.totalSales) : '-'}</td>
+                <td>{dash(lastYearFigures.total, formatCurrency)}</td>
                 <td>
-                  <ChangeValue current={table.totalSales} previous={lastYear?.totalSales ?? null} />
+                  <ChangeValue current={table.totalSales} previous={lastYearFigures.total} />
                 </td>
               </tr>
               <tr>

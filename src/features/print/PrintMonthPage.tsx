@@ -14,6 +14,7 @@ import { useAccount, useSyncStatus } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { AdvisorsSection, WeeksSection } from './PackSections.tsx';
 import { advisorsOf, daysOf, openWarnings } from './month-pack.ts';
+import { salesLastYear } from '../../domain/monthly-table.ts';
 
 const dash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));
 
@@ -34,6 +35,7 @@ export function PrintMonthPage() {
 
   const table = monthlyTableOf(data);
   const before = monthlyTableOf(lastYear);
+  const salesBefore = salesLastYear(before);
   const advisors = advisorsOf(team);
   const warnings = openWarnings(data, sync);
   const file = (what: string) => `${(storeName ?? 'store').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${month}-${what}.csv`;
@@ -104,8 +106,8 @@ export function PrintMonthPage() {
                 <td>{dash(row.sales, formatCurrency)}</td>
                 <td>{dash(row.gross, formatCurrency)}</td>
                 <td>{dash(row.grossPercent, formatPercent)}</td>
-                <td>{dash(before.rows[index]?.sales ?? null, formatCurrency)}</td>
-                <td>{formatChange(changePercent(row.sales, before.rows[index]?.sales ?? null))}</td>
+                <td>{dash(salesBefore.rows[index] ?? null, formatCurrency)}</td>
+                <td>{formatChange(changePercent(row.sales, salesBefore.rows[index] ?? null))}</td>
               </tr>
             ))}
           </tbody>
@@ -124,8 +126,8 @@ export function PrintMonthPage() {
               <td colSpan={2} />
               <td>{formatCurrency(table.totalSales)}</td>
               <td colSpan={2} />
-              <td>{formatCurrency(before.totalSales)}</td>
-              <td>{formatChange(changePercent(table.totalSales, before.totalSales))}</td>
+              <td>{dash(salesBefore.total, formatCurrency)}</td>
+              <td>{formatChange(changePercent(table.totalSales, salesBefore.total))}</td>
             </tr>
             <tr>
               <th scope="row">PACING</th>

@@ -76,7 +76,7 @@ export function WeeklyPage({ daysInDailySection = false }: { daysInDailySection?
         <label>
           Week figures
           <select value={average ? 'avg' : 'total'} onChange={(event) => setAverage(event.target.value === 'avg')}>
-            <option value="avg">avg</option>
+            <option value="avg">Daily Average</option>
             <option value="total">Weekly Total</option>
           </select>
         </label>

@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import type { Row } from '../../data/synced-tables.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency, formatHours } from '../../domain/format.ts';
-import type { YearlyInput, YearlyRow } from '../../domain/yearly.ts';
-import { deriveYearlyRow, yearlySummary } from '../../domain/yearly.ts';
+import type { MonthShare, YearlyInput, YearlyRow } from '../../domain/yearly.ts';
+import { deriveYearlyRow, lastYearBasis, likeForLike, yearlySummary } from '../../domain/yearly.ts';
 import { monthNames } from '../../domain/month.ts';
 import { ExpensePercentCell, GpPercentCell, HoursPerDayCell, NetCells, VersusCells } from './derived-cells.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
@@ -36,19 +37,23 @@ export function monthInput(rows: Row[], month: number): YearlyInput {
 type Props = {
   year: number;
   rows: Row[];
-  /** Each month's days complete (1 to 12), for Hours Per Day. */
-  daysComplete: ReadonlyMap<number, number>;
-  /** The year before's months: each month's sales then, and the change since, beside its sales. */
+  /** Each month's days complete and work days (1 to 12), for Hours Per Day and a part-way month's comparison. */
+  days: ReadonlyMap<number, MonthShare>;
+  /**
+   * The year before's months: each month's sales then, and the change since, beside its
+   * sales; Total and AVG against the same months then (docs/figures.md, Yearly).
+   */
   previous?: Row[];
   onCommit(year: number, month: number, field: InputField, value: number | null): void;
 };
 
 /** One year: a row per month with its inputs and derived columns, then AVG and Total. */
-export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Props) {
+export function YearBlock({ year, rows, days, previous, onCommit }: Props) {
   const months = monthNames.map((_, i) => monthInput(rows, i + 1));
+  const daysComplete = new Map([...days].map(([month, share]) => [month, share.daysComplete]));
   const { total, average } = yearlySummary(months, daysComplete);
   const cell = (input: YearlyInput, field: InputField, rowIndex: number, column: number) => (
-    <td>
+    <td className={`input-${field}`}>
       <NumberCell
         label={`${fieldLabels[field]} ${monthNames[input.month - 1]} ${year}`}
         value={input[field]}
@@ -59,14 +64,23 @@ export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Prop
       />
     </td>
   );
-  const previousSales = (month: number) => (previous ? (monthInput(previous, month).sales ?? null) : null);
-  const versus = (current: number | null, before: number | null) => (previous ? <VersusCells current={current} before={before} /> : null);
-  const previousTotal = previous ? yearlySummary(monthNames.map((_, i) => monthInput(previous, i + 1))).total.sales : null;
-  const summaryRow = (label: string, row: YearlyRow, before: number | null) => (
+  const previousMonths = previous ? monthNames.map((_, i) => monthInput(previous, i + 1)) : null;
+  // A part-way month is compared with the same share of its month a year before.
+  const monthVersus = (input: YearlyInput) => {
+    if (!previousMonths) return null;
+    const share = days.get(input.month);
+    const before = input.sales === null ? (previousMonths[input.month - 1]?.sales ?? null) : lastYearBasis(previousMonths[input.month - 1]?.sales ?? null, share);
+    const partWay = input.sales !== null && share && share.daysComplete > 0 && share.daysComplete < share.workDays;
+    return <VersusCells current={input.sales} before={before} note={partWay ? `(${share.daysComplete} of ${share.workDays} days)` : undefined} />;
+  };
+  const compared = previousMonths ? likeForLike(months, previousMonths, days) : null;
+  const summaryVersus = (per: number) =>
+    previousMonths ? <VersusCells current={compared ? compared.current / per : null} before={compared ? compared.previous / per : null} note={compared?.label} /> : null;
+  const summaryRow = (label: string, row: YearlyRow, versus: ReactNode) => (
     <tr className="summary">
       <th scope="row">{label}</th>
       <td>{formatCurrency(row.sales)}</td>
-      {versus(row.sales, before)}
+      {versus}
       <td>{formatCurrency(row.gpNet)}</td>
       <GpPercentCell row={row} />
       <td>{formatHours(row.hours)}</td>
@@ -99,7 +113,7 @@ export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Prop
             <tr key={input.month}>
               <th scope="row">{monthNames[input.month - 1]}</th>
               {cell(input, 'sales', rowIndex, 0)}
-              {versus(input.sales, previousSales(input.month))}
+              {monthVersus(input)}
               {cell(input, 'gp_net', rowIndex, 1)}
               <GpPercentCell row={derived} />
               {cell(input, 'ros', rowIndex, 2)}
@@ -113,8 +127,8 @@ export function YearBlock({ year, rows, daysComplete, previous, onCommit }: Prop
             </tr>
           );
         })}
-        {summaryRow('AVG', average, previous ? (previousTotal ?? 0) / Math.max(monthNames.filter((_, i) => previousSales(i + 1) !== null).length, 1) : null)}
-        {summaryRow('Total', total, previousTotal)}
+        {summaryRow('AVG', average, summaryVersus(compared?.count ?? 1))}
+        {summaryRow('Total', total, summaryVersus(1))}
       </tbody>
     </table>
     </div>

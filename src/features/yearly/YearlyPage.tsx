@@ -25,7 +25,8 @@ function series(year: number, rows: Row[]) {
   };
 }
 
-const daysCompleteOf = (days: Map<number, MonthDays> | null | undefined) => new Map([...(days ?? new Map<number, MonthDays>())].map(([m, d]) => [m, d.daysComplete]));
+const sharesOf = (days: Map<number, MonthDays> | null | undefined) =>
+  new Map([...(days ?? new Map<number, MonthDays>())].map(([m, d]) => [m, { daysComplete: d.daysComplete, workDays: d.workDays }]));
 
 const YearlyChart = lazy(() => import('./YearlyChart.tsx'));
 
@@ -93,8 +94,8 @@ export function YearlyPage() {
       )}
       {loading ? null : (
         <div className="year-blocks" data-grid onFocus={lastCell.onFocus}>
-          <YearBlock year={year} rows={current} previous={previous} daysComplete={daysCompleteOf(currentDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
-          <YearBlock year={year - 1} rows={previous} daysComplete={daysCompleteOf(previousDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
+          <YearBlock year={year} rows={current} previous={previous} days={sharesOf(currentDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
+          <YearBlock year={year - 1} rows={previous} days={sharesOf(previousDays)} onCommit={(y, m, f, v) => void onCommit(y, m, f, v)} />
         </div>
       )}
       {loading ? null : <CellHistory cell={lastCell.cell} />}

@@ -7,6 +7,7 @@ import type { YearlyRow } from '../../domain/yearly.ts';
 import { FigureValue } from '../../ui/FigureWorking.tsx';
 
 export function GpPercentCell({ row }: { row: YearlyRow }) {
+  if (row.gpPercentage === null) return <td>-</td>;
   return (
     <td>
       <FigureValue text={formatPercent(row.gpPercentage)} working={working('gpPercent', `${money2(row.gpNet)} / ${money2(row.sales)} × 100`, formatPercent(row.gpPercentage))} />
@@ -23,7 +24,8 @@ export function HoursPerDayCell({ row, days }: { row: YearlyRow; days: number | 
   );
 }
 
-export function ExpensePercentCell({ expense, row, percent }: { expense: number; row: YearlyRow; percent: number }) {
+export function ExpensePercentCell({ expense, row, percent }: { expense: number; row: YearlyRow; percent: number | null }) {
+  if (percent === null) return <td>-</td>;
   return (
     <td>
       <FigureValue text={formatPercent(percent)} working={working('expensePercent', `${money2(expense)} / ${money2(row.gpNet)} × 100`, formatPercent(percent))} />
@@ -55,12 +57,19 @@ export function NetCells({ row }: { row: YearlyRow }) {
   );
 }
 
-/** A month's sales a year before, and the change since. */
-export function VersusCells({ current, before }: { current: number | null; before: number | null }) {
+/**
+ * A month's sales a year before, and the change since. `note` names what the earlier
+ * figure covers when it is not simply the same month: the months compared ("Jan-Nov"),
+ * or the share of a part-way month's days.
+ */
+export function VersusCells({ current, before, note }: { current: number | null; before: number | null; note?: string }) {
   const percent = changePercent(current, before);
   return (
     <>
-      <td>{before === null ? '-' : formatCurrency(before)}</td>
+      <td>
+        {before === null ? '-' : formatCurrency(before)}
+        {before !== null && note ? <span className="versus-note"> {note}</span> : null}
+      </td>
       <td>
         {percent === null || current === null || before === null ? (
           '-'
