@@ -25,6 +25,8 @@ type Props = {
   history?: { table: string; key: Record<string, unknown>; field: string };
   /** Typed in Submit mode and not submitted yet: marked, and described as such to screen readers. */
   unsubmitted?: boolean;
+  /** Whether a value once stored is signed "saved on this device" (not where values wait for "Submit Data"). */
+  signSaved?: boolean;
   /**
    * Called, in the input event itself, with each valid value typed that differs from the
    * last one (null when emptied), and with the value from before typing when the entry is
@@ -48,7 +50,7 @@ const shown = (value: number | null) => (value === null ? '' : String(value));
  * Escape goes back to the value shown before typing. A value the device stored is signed
  * so (a check mark, "saved on this device") until the next keystroke.
  */
-export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, history, unsubmitted, onCommit }: Props) {
+export function NumberCell({ label, value, limit, disabled, row, column, order, className = 'cell', placeholder, history, unsubmitted, signSaved = true, onCommit }: Props) {
   // What the person is typing, while the cell has focus or holds a refused entry; otherwise
   // the cell shows its value. Cells are reused across months (keyed by position), so what
   // was typed belongs to the cell's label: an entry typed for one date never shows under
@@ -62,7 +64,7 @@ export function NumberCell({ label, value, limit, disabled, row, column, order, 
   // The label of the cell whose newest write reached the device: it signs "saved on this device" until the next keystroke.
   const [stored, setStored] = useState<string | null>(null);
   // A value held for "Submit Data" is marked unsubmitted instead: it is not saved for the server yet.
-  const saved = !unsubmitted && showsSaved(mine, stored === label, limit);
+  const saved = signSaved && !unsubmitted && showsSaved(mine, stored === label, limit);
   const savedId = useId();
   const describedBy = [error ? messageId : '', unsubmitted ? draftNoteId : '', saved ? savedId : ''].filter(Boolean).join(' ');
   // Only the newest write's failure marks the cell: an older one was superseded by it.

@@ -324,11 +324,21 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
   it('shows no saved sign in Submit mode, where nothing is saved until Submit Data', async () => {
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.goto(`${e2e.appUrl}/daily-weekly?month=2031-08`);
+    await page.getByLabel('CP Hours 2031-08-05').waitFor();
+    // Not even for a moment: every sign that appears anywhere is noted.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { signsSeen: string[] }).signsSeen = seen;
+      new MutationObserver(() => {
+        for (const sign of document.querySelectorAll('.cell-saved')) seen.push(sign.closest('.cell-field')?.querySelector('input')?.getAttribute('aria-label') ?? '?');
+      }).observe(document.body, { subtree: true, childList: true });
+    });
     await page.getByLabel('CP Hours 2031-08-05').fill('9');
     await page.getByLabel('CP Hours 2031-08-05').press('Tab');
     await page.waitForTimeout(500);
     expect(await signShown('CP Hours 2031-08-05')).toBe(false);
     expect(await descriptionOf('CP Hours 2031-08-05')).not.toContain('saved on this device');
+    expect(await page.evaluate(() => (window as unknown as { signsSeen: string[] }).signsSeen)).toEqual([]);
   });
 
   it('gives greyed and heading text at least 4.5:1 contrast in both themes', async () => {

@@ -178,6 +178,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
               onWeek={onWeek}
               storeId={storeId ?? undefined}
               isDraft={(key) => draftByKey.has(key)}
+              signSaved={mode === 'autosave'}
             />
           </div>
           <CellHistory cell={lastCell.cell} />

@@ -30,6 +30,8 @@ type Props = {
   storeId?: string;
   /** Whether a field holds a value typed in Submit mode and not submitted (by its key in repositories/submit-drafts.ts). */
   isDraft?(key: string): boolean;
+  /** Whether a cell signs a stored value "saved on this device": not in Submit mode, where values wait for "Submit Data". */
+  signSaved?: boolean;
 };
 
 /**
@@ -39,7 +41,7 @@ type Props = {
  * block, its CP, W and I rows by Hours and Sales columns. Inputs are keyed by position,
  * not by date, so switching months reuses them instead of rebuilding the grid.
  */
-export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId, isDraft }: Props) {
+export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId, isDraft, signSaved }: Props) {
   return (
     <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales">
       <div className="weekday-head" aria-hidden="true">
@@ -85,6 +87,7 @@ export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWe
                             limit={limits[metric]}
                             disabled={disabled}
                             unsubmitted={isDraft?.(cellDraftKey(day.date, row, metric))}
+                            signSaved={signSaved}
                             order={(weekIndex * 7 + dayIndex) * 6 + rowIndex * 2 + metricIndex + 1}
                             row={weekIndex * 3 + rowIndex}
                             column={dayIndex * 2 + metricIndex}
