@@ -173,18 +173,24 @@ cross join days d
 left join sums v on v.store_id = s.store_id and v.month_first = d.month_first
 where d.month_first < current_date;
 
--- Repair orders, gross, sublet and unapplied time of each month, from its hours and sales.
+-- Repair orders, gross, sublet and unapplied time of each month, from its hours and sales;
+-- each margin moves month to month within its labour type's usual band (to the hundredth
+-- of a point, as real gross does, never a whole percent by design).
 create temporary table demo_gross as
 select m.*,
        round(m.cp_hours / (1.95 + (abs(hashtext(m.month_first::text || 'cpro')) % 30) / 100.0)) as cp_ros,
        round(m.w_hours / 1.6) as w_ros,
        round(m.i_hours / 1.3) as i_ros,
-       round(m.cp_sales * (0.72 + (abs(hashtext(m.month_first::text || 'cpg')) % 6) / 100.0), 2) as cp_gross,
-       round(m.w_sales * (0.68 + (abs(hashtext(m.month_first::text || 'wg')) % 5) / 100.0), 2) as w_gross,
-       round(m.i_sales * (0.58 + (abs(hashtext(m.month_first::text || 'ig')) % 5) / 100.0), 2) as i_gross,
-       round((m.cp_sales + m.w_sales + m.i_sales) * (0.03 + (abs(hashtext(m.month_first::text || 'sub')) % 2) / 100.0), 2) as sublet_sales,
-       -round((m.cp_sales + m.w_sales + m.i_sales) * 0.012, 2) as unapplied_gross
-from demo_month m;
+       round(m.cp_sales * (0.72 + (abs(hashtext(m.month_first::text || 'cpg')) % 600) / 10000.0), 2) as cp_gross,
+       round(m.w_sales * (0.68 + (abs(hashtext(m.month_first::text || 'wg')) % 500) / 10000.0), 2) as w_gross,
+       round(m.i_sales * (0.58 + (abs(hashtext(m.month_first::text || 'ig')) % 500) / 10000.0), 2) as i_gross,
+       s.sublet_sales,
+       round(s.sublet_sales * (0.21 + (abs(hashtext(m.month_first::text || 'subg')) % 800) / 10000.0), 2) as sublet_gross,
+       -round((m.cp_sales + m.w_sales + m.i_sales) * (0.009 + (abs(hashtext(m.month_first::text || 'una')) % 600) / 100000.0), 2) as unapplied_gross
+from demo_month m
+cross join lateral (
+  select round((m.cp_sales + m.w_sales + m.i_sales) * (0.03 + (abs(hashtext(m.month_first::text || 'sub')) % 150) / 10000.0), 2) as sublet_sales
+) as s;
 
 insert into public.monthly_labor_gross_inputs (store_id, month_year, labor_type, gross_value, direct_sales_value, return_on_sales)
 select g.store_id, g.month_first, l.labor_type, l.gross, l.direct_sales, l.ros
@@ -193,7 +199,7 @@ cross join lateral (values
   ('customerPay', g.cp_gross, null::numeric, g.cp_ros),
   ('warranty', g.w_gross, null, g.w_ros),
   ('internal', g.i_gross, null, g.i_ros),
-  ('sublet', round(g.sublet_sales * 0.25, 2), g.sublet_sales, round(g.cp_ros * 0.05)),
+  ('sublet', g.sublet_gross, g.sublet_sales, round(g.cp_ros * 0.05)),
   ('unappliedTime', g.unapplied_gross, null, null)
 ) as l(labor_type, gross, direct_sales, ros)
 where g.days_complete > 0
@@ -204,7 +210,7 @@ on conflict do nothing;
 insert into public.yearly_financial_inputs (store_id, year, month, sales, gp_net, ros, personnel_exp, semi_fixed_exp, fixed_exp)
 select g.store_id, g.year, g.month,
        g.cp_sales + g.w_sales + g.i_sales + g.sublet_sales,
-       g.cp_gross + g.w_gross + g.i_gross + round(g.sublet_sales * 0.25, 2) + g.unapplied_gross,
+       g.cp_gross + g.w_gross + g.i_gross + g.sublet_gross + g.unapplied_gross,
        g.cp_hours + g.w_hours + g.i_hours,
        e.personnel, e.semi_fixed, e.fixed
 from demo_gross g
@@ -256,40 +262,67 @@ values
 on conflict do nothing;
 
 
--- The advisors share each month's repair orders, hours and sales (the last advisor
--- takes what rounding leaves, so the team adds up to the monthly table), work the
--- month's completed days but for a day or two off, and are paid for the days worked.
-create temporary table demo_advisor_month as
-select a.id as advisor_id, a.store_id, a.advisor_name, a.employee_id, g.month_first, g.year, g.month,
-       g.days_complete, g.work_days,
-       sh.position, sh.share,
-       g.cp_ros, g.w_ros, g.i_ros, g.cp_hours, g.cp_sales,
-       g.cp_hours + g.w_hours + g.i_hours as hours,
-       g.cp_sales + g.w_sales + g.i_sales as labour_sales
-from public.front_end_team_advisors a
-join (values ('SA-101', 1, 0.38), ('SA-102', 2, 0.34), ('SA-103', 3, 0.28)) as sh(employee_id, position, share)
-  on sh.employee_id = a.employee_id
-join demo_gross g on g.store_id = a.store_id
-where a.store_id = '11111111-1111-4111-8111-111111111111' and g.days_complete > 0;
+-- Each advisor works in a way of their own, so the score card compares people: a share
+-- of the drive's repair orders, the hours sold per RO and the labour rate against the
+-- store's (the senior advisor sells more time per visit at a fuller rate, the newest
+-- less), the share of customers who return a survey, and a habit of days off; each
+-- month moves a few percent around those. Their figures are shares of the month's own
+-- repair orders, hours and sales (the last advisor takes what rounding leaves), so the
+-- team still adds up to the monthly table and the daily grid.
+create temporary table demo_advisor_trait (
+  employee_id text primary key, position integer not null, ro_weight numeric not null,
+  hours_per_ro numeric not null, rate numeric not null, survey_rate numeric not null,
+  days_off_least integer not null, days_off_spread integer not null, score_offset integer not null
+);
+insert into demo_advisor_trait values
+  ('SA-101', 1, 0.36, 1.14, 1.035, 0.075, 0, 2, 6),
+  ('SA-102', 2, 0.34, 1.00, 1.000, 0.055, 0, 3, 0),
+  ('SA-103', 3, 0.30, 0.84, 0.960, 0.035, 1, 3, -7);
 
+-- A month's weights: repair orders, then hours (orders × hours per RO) and sales (hours
+-- × rate), each with the month's own swing of a few percent.
+create temporary table demo_advisor_month as
+with weighted as (
+  select a.id as advisor_id, a.store_id, a.advisor_name, a.employee_id, g.month_first, g.year, g.month,
+         g.days_complete, g.work_days, t.position, t.survey_rate, t.days_off_least, t.days_off_spread, t.score_offset,
+         g.cp_ros, g.w_ros, g.i_ros, g.cp_hours, g.cp_sales,
+         g.cp_hours + g.w_hours + g.i_hours as hours,
+         g.cp_sales + g.w_sales + g.i_sales as labour_sales,
+         t.ro_weight * (0.94 + (abs(hashtext(a.employee_id || g.month_first::text || 'ros')) % 1200) / 10000.0) as w_ros_weight,
+         t.hours_per_ro * (0.95 + (abs(hashtext(a.employee_id || g.month_first::text || 'hpr')) % 1000) / 10000.0) as w_hpr,
+         t.rate * (0.985 + (abs(hashtext(a.employee_id || g.month_first::text || 'elr')) % 300) / 10000.0) as w_rate
+  from public.front_end_team_advisors a
+  join demo_advisor_trait t on t.employee_id = a.employee_id
+  join demo_gross g on g.store_id = a.store_id
+  where a.store_id = '11111111-1111-4111-8111-111111111111' and g.days_complete > 0
+)
+select w.*,
+       w.w_ros_weight / sum(w.w_ros_weight) over month as ro_share,
+       w.w_ros_weight * w.w_hpr / sum(w.w_ros_weight * w.w_hpr) over month as hours_share,
+       w.w_ros_weight * w.w_hpr * w.w_rate / sum(w.w_ros_weight * w.w_hpr * w.w_rate) over month as sales_share
+from weighted w
+window month as (partition by w.store_id, w.month_first);
+
+-- Each advisor's share, rounded; the last advisor takes the rest so the team adds up.
 create temporary table demo_advisor_figures as
-select m.*,
-       case when m.position < 3 then round(m.cp_ros * m.share)
-            else m.cp_ros - round(m.cp_ros * 0.38) - round(m.cp_ros * 0.34) end as adv_cp_ros,
-       case when m.position < 3 then round(m.w_ros * m.share)
-            else m.w_ros - round(m.w_ros * 0.38) - round(m.w_ros * 0.34) end as adv_w_ros,
-       case when m.position < 3 then round(m.i_ros * m.share)
-            else m.i_ros - round(m.i_ros * 0.38) - round(m.i_ros * 0.34) end as adv_i_ros,
-       case when m.position < 3 then round(m.cp_hours * m.share, 1)
-            else m.cp_hours - round(m.cp_hours * 0.38, 1) - round(m.cp_hours * 0.34, 1) end as adv_cp_hours,
-       case when m.position < 3 then round(m.cp_sales * m.share, 2)
-            else m.cp_sales - round(m.cp_sales * 0.38, 2) - round(m.cp_sales * 0.34, 2) end as adv_cp_sales,
-       case when m.position < 3 then round(m.hours * m.share, 1)
-            else m.hours - round(m.hours * 0.38, 1) - round(m.hours * 0.34, 1) end as adv_hours,
-       case when m.position < 3 then round(m.labour_sales * m.share, 2)
-            else m.labour_sales - round(m.labour_sales * 0.38, 2) - round(m.labour_sales * 0.34, 2) end as adv_labour_sales,
-       greatest(m.days_complete - abs(hashtext(m.employee_id || m.month_first::text)) % 2, 0) as days_worked
-from demo_advisor_month m;
+with rounded as (
+  select m.*,
+         round(m.cp_ros * m.ro_share) as r_cp_ros, round(m.w_ros * m.ro_share) as r_w_ros, round(m.i_ros * m.ro_share) as r_i_ros,
+         round(m.cp_hours * m.hours_share, 1) as r_cp_hours, round(m.hours * m.hours_share, 1) as r_hours,
+         round(m.cp_sales * m.sales_share, 2) as r_cp_sales, round(m.labour_sales * m.sales_share, 2) as r_labour_sales
+  from demo_advisor_month m
+)
+select r.*,
+       case when r.position < 3 then r.r_cp_ros else r.cp_ros - sum(r.r_cp_ros) filter (where r.position < 3) over month end as adv_cp_ros,
+       case when r.position < 3 then r.r_w_ros else r.w_ros - sum(r.r_w_ros) filter (where r.position < 3) over month end as adv_w_ros,
+       case when r.position < 3 then r.r_i_ros else r.i_ros - sum(r.r_i_ros) filter (where r.position < 3) over month end as adv_i_ros,
+       case when r.position < 3 then r.r_cp_hours else r.cp_hours - sum(r.r_cp_hours) filter (where r.position < 3) over month end as adv_cp_hours,
+       case when r.position < 3 then r.r_cp_sales else r.cp_sales - sum(r.r_cp_sales) filter (where r.position < 3) over month end as adv_cp_sales,
+       case when r.position < 3 then r.r_hours else r.hours - sum(r.r_hours) filter (where r.position < 3) over month end as adv_hours,
+       case when r.position < 3 then r.r_labour_sales else r.labour_sales - sum(r.r_labour_sales) filter (where r.position < 3) over month end as adv_labour_sales,
+       greatest(r.days_complete - r.days_off_least - abs(hashtext(r.employee_id || r.month_first::text)) % r.days_off_spread, 0) as days_worked
+from rounded r
+window month as (partition by r.store_id, r.month_first);
 
 insert into public.front_end_team_daily_performance (store_id, advisor_id, entry_date, year, month, days_worked, pay_amount)
 select f.store_id, f.advisor_id, f.month_first, f.year, f.month, f.days_worked,
@@ -323,12 +356,12 @@ on conflict do nothing;
 
 insert into public.advisor_survey_data (store_id, advisor_id, year, month, mpi_media, nps_score, surveys_count, email_penetration)
 select f.store_id, f.advisor_id, f.year, f.month,
-       40 + abs(hashtext(f.advisor_id::text || f.month_first::text)) % 25,
-       (70 + abs(hashtext(f.advisor_name || f.month_first::text)) % 20)::text,
-       round((f.adv_cp_ros + f.adv_w_ros + f.adv_i_ros) * 0.05),
+       40 + f.score_offset + abs(hashtext(f.advisor_id::text || f.month_first::text)) % 25,
+       (72 + f.score_offset + abs(hashtext(f.advisor_name || f.month_first::text)) % 16)::text,
+       round((f.adv_cp_ros + f.adv_w_ros + f.adv_i_ros) * f.survey_rate * (0.9 + (abs(hashtext(f.employee_id || f.month_first::text || 'srv')) % 20) / 100.0)),
        55 + abs(hashtext(f.advisor_name || 'e' || f.month_first::text)) % 30
 from demo_advisor_figures f
 on conflict do nothing;
 
-drop table demo_advisor_figures, demo_advisor_month, demo_gross, demo_month, demo_value, demo_season,
+drop table demo_advisor_figures, demo_advisor_month, demo_advisor_trait, demo_gross, demo_month, demo_value, demo_season,
   demo_calendar, demo_holiday, demo_period, demo_store;
