@@ -89,8 +89,8 @@ describe('signing in and finding one’s way around', () => {
     expect(await page.getByText('Please contact your administrator if you need access.').count()).toBe(1);
   });
 
-  it('folds the sidebar behind a menu button on a tablet', async () => {
-    await page.setViewportSize({ width: 1024, height: 768 });
+  it('folds the sidebar behind a menu button on a tablet held upright', async () => {
+    await page.setViewportSize({ width: 768, height: 1024 });
     expect(await shell.navigation().isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Menu' }).click();
     expect(await shell.navigation().isVisible()).toBe(true);

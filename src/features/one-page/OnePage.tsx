@@ -11,7 +11,10 @@ export const onePageSections = ['daily', 'weekly', 'monthly-performance', 'yearl
 /** The spec scrolls after 500 ms, once the sections have laid out. */
 const scrollDelayMs = 500;
 
-/** Every screen of the month on one wide page (fixed 4200 px), led by the KPI dashboard. */
+/**
+ * Every screen of the month on one wide page (4200 px on a wide screen), led by the KPI
+ * dashboard. Where it differs from the product specification: docs/screens.md.
+ */
 export function OnePage() {
   const [params] = useSearchParams();
   const section = params.get('section');
@@ -26,8 +29,11 @@ export function OnePage() {
 
   return (
     <div className="one-page">
-      <p className="banner">Ready to crush your goals today?</p>
-      <KpiDashboard />
+      {/* Stays in view while the row of sections below scrolls sideways (frame.css). */}
+      <div className="one-page-lead">
+        <p className="banner">Ready to crush your goals today?</p>
+        <KpiDashboard />
+      </div>
       <div className="one-page-sections">
         <div id="daily-section" className="one-page-section daily-column">
           <DailyPerformance mode="submit" title="Daily Performance" />
