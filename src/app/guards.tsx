@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { DeviceProvider } from '../data/device-context.tsx';
+import { DeviceProvider, useDevice } from '../data/device-context.tsx';
+import { unsyncedCount } from '../data/local-data.ts';
 import type { AppDatabase } from '../data/app-database.ts';
 import { AuthIssueScreen } from '../features/auth/AuthIssueScreen.tsx';
 import { useAccount, useAccountState } from '../features/session/session-context.tsx';
@@ -19,13 +21,33 @@ export function RequireAccount({ db }: { db: AppDatabase }) {
   );
 }
 
+/** What the browser keeps for the site besides the device database (theme, preferences kept before the database had them). */
+function clearBrowserStorage() {
+  for (const storage of [globalThis.localStorage, globalThis.sessionStorage]) {
+    try {
+      storage?.clear();
+    } catch {
+      // A browser that refuses storage access has nothing kept there to clear.
+    }
+  }
+}
+
 function AuthIssue({ message }: { message: string }) {
   const guard = useGuardedSignOut();
+  const { db } = useDevice();
+  // Remembered while the sign-out dialog asks about edits waiting, so "Discard and sign out" clears as asked.
+  const [clearCache, setClearCache] = useState(false);
+  const signOut = async (clear: boolean, discardUnsynced = false) => {
+    setClearCache(clear);
+    await guard.signOut(discardUnsynced);
+    // Signing out refuses only while something is waiting; once it went through, the device holds nothing unsent.
+    if (clear && (await unsyncedCount(db)) === 0) clearBrowserStorage();
+  };
   return (
     <>
-      <AuthIssueScreen message={message} onLogout={() => void guard.signOut()} />
+      <AuthIssueScreen message={message} onLogout={() => void signOut(false)} onLogoutAndClearCache={() => void signOut(true)} />
       {guard.unsynced !== null ? (
-        <SignOutDialog count={guard.unsynced} onClose={guard.dismiss} onDiscard={() => void guard.signOut(true)} />
+        <SignOutDialog count={guard.unsynced} onClose={guard.dismiss} onDiscard={() => void signOut(clearCache, true)} />
       ) : null}
     </>
   );

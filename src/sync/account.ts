@@ -30,7 +30,19 @@ type StoredUser = { id?: string; email?: string; app_metadata?: AccountMetadata;
 export const accountErrors = {
   noStore: 'Your account is not properly configured. Please contact your administrator to assign you to a store.',
   signIn: 'Failed to sign in. Please check your credentials.',
+  /** The session carries no permissions at all (no app_metadata object): nothing can be decided from it. */
+  accountPermissions: 'Unable to load your account permissions. This may be due to recent security updates.',
+  /** A store is assigned but its id cannot be read: not the same as no store, and no administrator fix is "assign one". */
+  userPermissions: 'Unable to load your user permissions: the store assigned to this account cannot be read. Please contact your administrator.',
 } as const;
+
+/** Why a signed-in account cannot use the app, or null when it can. */
+function permissionProblem(metadata: unknown): string | null {
+  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return accountErrors.accountPermissions;
+  const assigned = (metadata as AccountMetadata).store_id;
+  if (storeIdOf(metadata as AccountMetadata)) return null;
+  return assigned === undefined || assigned === null || assigned === '' ? accountErrors.noStore : accountErrors.userPermissions;
+}
 
 export function accountFromSession(text: string | null): AccountState {
   if (!text) return { status: 'signed-out' };
@@ -41,7 +53,7 @@ export function accountFromSession(text: string | null): AccountState {
     return { status: 'signed-out' };
   }
   if (!user?.id) return { status: 'signed-out' };
-  const storeId = storeIdOf(user.app_metadata);
+  const storeId = storeIdOf(user.app_metadata && typeof user.app_metadata === 'object' ? user.app_metadata : undefined);
   return {
     status: 'signed-in',
     account: {
@@ -51,7 +63,7 @@ export function accountFromSession(text: string | null): AccountState {
       isAdmin: isAdminFlag(user.app_metadata?.is_admin),
       profile: user.user_metadata ?? {},
     },
-    authError: storeId ? null : accountErrors.noStore,
+    authError: permissionProblem(user.app_metadata),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { FunctionsHttpError } from '@supabase/supabase-js';
+import { errorText } from './errors.ts';
 
 export type AdminUser = {
   id: string;
@@ -24,6 +25,9 @@ export type UserProfileInput = {
   is_admin: boolean;
 };
 
+/** What deleting a store takes with it: accounts assigned to it, and its live rows per table (store_deletion_impact). */
+export type StoreDeletionImpact = { users: number; rows: Record<string, number> };
+
 export type Outcome<T> = { ok: true; data: T } | { ok: false; message: string };
 
 async function functionError(error: unknown): Promise<string> {
@@ -31,13 +35,14 @@ async function functionError(error: unknown): Promise<string> {
     const response = error.context as Response;
     try {
       const body = (await response.json()) as { error?: string };
-      if (body.error) return body.error;
+      // The admin API's own answers ("Unauthorized: Admin access required") are already sentences.
+      if (body.error) return errorText({ status: response.status, message: body.error });
     } catch {
       // fall through to the status
     }
     return `API call failed with status ${response.status}`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 export function createAdminApi(client: SupabaseClient) {
@@ -52,12 +57,12 @@ export function createAdminApi(client: SupabaseClient) {
       return { ok: false, message: await functionError(error) };
     }
   }
-  const rest = async <T>(run: () => PromiseLike<{ data: unknown; error: { message: string } | null }>): Promise<Outcome<T>> => {
+  const rest = async <T>(run: () => PromiseLike<{ data: unknown; error: { message: string; code?: string } | null }>): Promise<Outcome<T>> => {
     try {
       const { data, error } = await run();
-      return error ? { ok: false, message: error.message } : { ok: true, data: data as T };
+      return error ? { ok: false, message: errorText(error) } : { ok: true, data: data as T };
     } catch (error) {
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      return { ok: false, message: errorText(error) };
     }
   };
 
@@ -75,6 +80,7 @@ export function createAdminApi(client: SupabaseClient) {
     addStore: (name: string, subdomain: string | null) => rest<Store[]>(() => client.from('stores').insert({ name, subdomain }).select()),
     updateStore: (id: string, name: string, subdomain: string | null) =>
       rest<Store[]>(() => client.from('stores').update({ name, subdomain }).eq('id', id).select()),
+    storeDeletionImpact: (id: string) => rest<StoreDeletionImpact>(() => client.rpc('store_deletion_impact', { p_store: id })),
     deleteStore: (id: string) => rest<Store[]>(() => client.from('stores').delete().eq('id', id).select()),
   };
 }

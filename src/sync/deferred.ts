@@ -30,5 +30,5 @@ export function deferredSyncRuntime(status: SyncStatusStore, loading: Promise<Sy
 }
 
 export function deferredAdminApi(loading: Promise<AdminApi>): AdminApi {
-  return waitingFor(loading, ['listUsers', 'createUser', 'updateUser', 'deleteUser', 'listStores', 'addStore', 'updateStore', 'deleteStore'] as const);
+  return waitingFor(loading, ['listUsers', 'createUser', 'updateUser', 'deleteUser', 'listStores', 'addStore', 'updateStore', 'storeDeletionImpact', 'deleteStore'] as const);
 }

@@ -16,7 +16,7 @@ import { serviceLimits } from '../domain/limits.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import { backoffDelay, defaultBackoff } from './backoff.ts';
-import { SyncInterrupted } from './errors.ts';
+import { readableError, SyncInterrupted } from './errors.ts';
 import type { LockProvider } from './leader.ts';
 import { initialPullDone, pullTables } from './pull.ts';
 import { FirstSyncProgress } from './first-sync-progress.ts';
@@ -249,7 +249,8 @@ export class SyncEngine {
       return result as CycleResult;
     } catch (error) {
       this.failures += 1;
-      const message = error instanceof Error ? error.message : String(error);
+      // What the sync bar and the sign-out dialog show: a sentence, never "TypeError: Failed to fetch".
+      const message = readableError(error).text;
       const asked = error instanceof SyncInterrupted ? (error.failure.retryAfterMs ?? 0) : 0;
       const delay = Math.max(backoffDelay(this.failures, this.options.backoff, this.options.random), asked);
       this.retryNotBefore = this.options.clock.now() + asked;

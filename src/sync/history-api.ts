@@ -5,6 +5,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Row, SyncedTable } from '../data/synced-tables.ts';
+import { ServerError } from './errors.ts';
 
 export type ChangeRecord = {
   field: string;
@@ -28,7 +29,7 @@ type HistoryRow = {
 
 /** The newest changes first, at most `limit`. `key` is the row's natural key (store included). */
 export async function readCellHistory(client: SupabaseClient, table: SyncedTable, key: Row, limit = 50): Promise<ChangeRecord[]> {
-  const { data, error } = await client
+  const { data, error, status } = await client
     .from('change_history')
     .select('field, old_value, new_value, changed_by_name, device_id, typed_at, arrived_at')
     .eq('table_name', table)
@@ -36,7 +37,7 @@ export async function readCellHistory(client: SupabaseClient, table: SyncedTable
     .order('arrived_at', { ascending: false })
     .order('id', { ascending: false })
     .limit(limit);
-  if (error) throw new Error(error.message);
+  if (error) throw new ServerError(error.message, error.code ?? '', status);
   return (data as HistoryRow[]).map((row) => ({
     field: row.field,
     oldValue: row.old_value,

@@ -85,6 +85,9 @@ describe('the admin area', () => {
     await expect.poll(() => message().textContent()).toBe('User "no.store@example.com" deleted successfully!');
     await admin.getByRole('tab', { name: 'Manage Stores' }).click();
     await admin.getByRole('button', { name: 'Delete Westside Motors' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Delete Westside Motors?' });
+    await dialog.getByLabel('Type Westside Motors to confirm').fill('Westside Motors');
+    await dialog.getByRole('button', { name: 'Delete store' }).click();
     await expect.poll(() => message().textContent()).toBe('Store "Westside Motors" deleted successfully!');
   });
 

@@ -4,6 +4,7 @@ import { fieldLimits } from '../../domain/limits.ts';
 import type { AdminUser, Store } from '../../sync/admin-api.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { useAdminApi } from '../session/session-context.tsx';
+import { StoreDeletionDialog } from './StoreDeletionDialog.tsx';
 
 type Props = { stores: Store[]; users: AdminUser[]; online: boolean; onChanged(): Promise<void>; onResult(result: FormResult): void };
 
@@ -14,11 +15,12 @@ export function storeMembers(store: Store, users: AdminUser[]): string {
   return members.length > 2 ? `${members.slice(0, 2).join(', ')} +${members.length - 2} more` : members.join(', ');
 }
 
-/** Stores: ordered by name, add and edit (name required, subdomain optional), delete with confirmation. */
+/** Stores: ordered by name, add and edit (name required, subdomain optional), delete once its name is typed. */
 export function StoresTab({ stores, users, online, onChanged, onResult }: Props) {
   const api = useAdminApi();
   const [draft, setDraft] = useState<{ id: string | null; name: string; subdomain: string }>({ id: null, name: '', subdomain: '' });
   const editing = draft.id !== null;
+  const [deleting, setDeleting] = useState<Store | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -33,7 +35,7 @@ export function StoresTab({ stores, users, online, onChanged, onResult }: Props)
   }
 
   async function remove(store: Store) {
-    if (!window.confirm(`Are you sure you want to delete "${store.name}"? This action cannot be undone.`)) return;
+    setDeleting(null);
     const result = await api.deleteStore(store.id);
     onResult(result.ok ? { text: `Store "${store.name}" deleted successfully!`, error: false } : { text: `Failed to delete store: ${result.message}`, error: true });
     if (result.ok) await onChanged();
@@ -85,7 +87,7 @@ export function StoresTab({ stores, users, online, onChanged, onResult }: Props)
                   <button type="button" disabled={!online} onClick={() => setDraft({ id: store.id, name: store.name, subdomain: store.subdomain ?? '' })} aria-label={`Edit ${store.name}`}>
                     Edit
                   </button>
-                  <button type="button" className="danger" disabled={!online} onClick={() => void remove(store)} aria-label={`Delete ${store.name}`}>
+                  <button type="button" className="danger" disabled={!online} onClick={() => setDeleting(store)} aria-label={`Delete ${store.name}`}>
                     Delete
                   </button>
                 </td>
@@ -94,6 +96,7 @@ export function StoresTab({ stores, users, online, onChanged, onResult }: Props)
           </tbody>
         </table>
       )}
+      {deleting ? <StoreDeletionDialog store={deleting} onDelete={() => void remove(deleting)} onClose={() => setDeleting(null)} /> : null}
     </div>
   );
 }

@@ -2,12 +2,20 @@ import { useEffect, useState } from 'react';
 
 export const autoLogoutSeconds = 10;
 
+type Props = {
+  message: string;
+  onLogout: () => void;
+  /** Logs out and also clears what the browser keeps for this site outside the device database. */
+  onLogoutAndClearCache: () => void;
+};
+
 /**
  * Shown when the account has no store (or its permissions could not be read): it says
- * why, and logs out after 10 seconds or at once on "Logout Now". Logging out goes
- * through the same guard as any sign-out, so unsent edits are never dropped unasked.
+ * why, and logs out after 10 seconds or at once on "Logout Now", or on "Logout and
+ * Clear Cache". Logging out goes through the same guard as any sign-out, so unsent
+ * edits are never dropped unasked: the person is told how many and chooses.
  */
-export function AuthIssueScreen({ message, onLogout }: { message: string; onLogout: () => void }) {
+export function AuthIssueScreen({ message, onLogout, onLogoutAndClearCache }: Props) {
   const [secondsLeft, setSecondsLeft] = useState<number | null>(autoLogoutSeconds);
 
   useEffect(() => {
@@ -27,6 +35,15 @@ export function AuthIssueScreen({ message, onLogout }: { message: string; onLogo
         <p role="alert">{message}</p>
         <p>Logging out and clearing this device's cached data lets you sign in again once the account is fixed.</p>
         {secondsLeft !== null ? <p aria-live="polite">Logging out automatically in {secondsLeft} seconds.</p> : null}
+        <button
+          type="button"
+          onClick={() => {
+            setSecondsLeft(null);
+            onLogoutAndClearCache();
+          }}
+        >
+          Logout and Clear Cache
+        </button>
         <button
           type="button"
           className="primary"

@@ -7,6 +7,7 @@ import { monthLabel } from '../../domain/month.ts';
 import { dailyMonthOf, todayIso } from '../daily/use-daily-month.ts';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
+import { errorText } from '../../sync/errors.ts';
 
 type Cell = { value: number | null; text: string; status?: TileStatus };
 type Line = { storeId: string; name: string; cells: Record<ColumnId, Cell> };
@@ -94,7 +95,7 @@ export function ComparePage() {
         setData({ fetchedAt, stores: comparisonOf(month, answer), age: ageText(fetchedAt, fetchedAt) });
         setMessage(null);
       } catch (error) {
-        setMessage(`${error instanceof Error ? error.message : String(error)}${cached ? ' Showing the last comparison read.' : ''}`);
+        setMessage(`${errorText(error)}${cached ? ' Showing the last comparison read.' : ''}`);
       }
     },
     [device, month, online, sync],

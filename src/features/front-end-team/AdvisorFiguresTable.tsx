@@ -24,6 +24,10 @@ type Props = {
   /** A last column per advisor (the panel's Remove button), headed by `action.label`. */
   action?: { label: string; render(advisor: Advisor): ReactNode };
   totalLabel?: string;
+  /** What a column's cell in the team's total row shows (by default the total alone). */
+  totalCell?(column: FigureColumn, team: Figures): ReactNode;
+  /** A class for the table's foot (the total row and `footer`), e.g. the advisors panel's red foot. */
+  footClassName?: string;
   /** What an empty team means right now (none added yet, or not fetched yet). */
   emptyText: string;
   /** The store and the month's first day the figures are kept on, for each cell's history. */
@@ -34,7 +38,7 @@ export const showFigure = (value: number | null | undefined, money?: boolean) =>
   value === null || value === undefined ? '-' : money ? formatCurrency(value) : formatCount(value);
 
 /** Advisors down, figures across, each cell saved as it is left; the team's total at the foot. */
-export function AdvisorFiguresTable({ label, table, columns, advisors, figures, onCommit, note, footer, action, totalLabel = 'TEAM TOTAL', emptyText, historyAt }: Props) {
+export function AdvisorFiguresTable({ label, table, columns, advisors, figures, onCommit, note, footer, action, totalLabel = 'TEAM TOTAL', totalCell, footClassName, emptyText, historyAt }: Props) {
   const keys = columns.map((c) => c.key);
   const team = addUp([...figures.values()], keys);
   return (
@@ -82,12 +86,12 @@ export function AdvisorFiguresTable({ label, table, columns, advisors, figures, 
           );
         })}
       </tbody>
-      <tfoot>
+      <tfoot className={footClassName}>
         <tr className="team-total">
           <th scope="row">{totalLabel}</th>
           {columns.map((c) => (
             <td key={c.key}>
-              {showFigure(team[c.key], c.money)}
+              {totalCell ? totalCell(c, team) : showFigure(team[c.key], c.money)}
               {note?.(team, c.key, null)}
             </td>
           ))}

@@ -10,6 +10,7 @@ import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import type { FigureColumn } from './AdvisorFiguresTable.tsx';
 import { AdvisorFiguresTable, showFigure } from './AdvisorFiguresTable.tsx';
 import type { Advisor, TeamMonth } from './use-team-month.ts';
+import { errorText } from '../../sync/errors.ts';
 
 const columns: FigureColumn[] = [
   { key: 'days_worked', label: 'Days Worked' },
@@ -41,7 +42,7 @@ export function AdvisorsPanel({ storeId, month, team, onCommit }: Props) {
       setError(null);
       setAdding(false);
     } catch (problem) {
-      setError(`Error adding advisor: ${problem instanceof Error ? problem.message : String(problem)}`);
+      setError(`Error adding advisor: ${errorText(problem)}`);
     }
   }
   async function remove(advisor: Advisor) {
@@ -50,7 +51,7 @@ export function AdvisorsPanel({ storeId, month, team, onCommit }: Props) {
       await retireAdvisor(device, advisor.id);
       setError(null);
     } catch (problem) {
-      setError(`Error removing advisor: ${problem instanceof Error ? problem.message : String(problem)}`);
+      setError(`Error removing advisor: ${errorText(problem)}`);
     }
   }
 
@@ -66,7 +67,16 @@ export function AdvisorsPanel({ storeId, month, team, onCommit }: Props) {
         emptyText={team.emptyText}
         figures={team.pay}
         onCommit={onCommit}
-        totalLabel="TOTALS"
+        totalLabel="TOTALS PROJECTING"
+        footClassName="alert-foot"
+        totalCell={(column, team) => (
+          <>
+            <span className="figure-total">{showFigure(team[column.key], column.money)}</span>
+            <span className="projection" title="The month so far carried to its end at the store's pace">
+              projecting {showFigure(project(column.key), column.money)}
+            </span>
+          </>
+        )}
         action={{
           label: 'Remove',
           render: (advisor) => (
@@ -75,16 +85,6 @@ export function AdvisorsPanel({ storeId, month, team, onCommit }: Props) {
             </button>
           ),
         }}
-        footer={
-          <tr>
-            <th scope="row" title="The month so far carried to its end at the store's pace">
-              PROJECTING
-            </th>
-            <td>{showFigure(project('days_worked'))}</td>
-            <td>{showFigure(project('pay_amount'), true)}</td>
-            <td />
-          </tr>
-        }
       />
       <button type="button" className="primary" onClick={() => setAdding(true)}>
         Add Advisor

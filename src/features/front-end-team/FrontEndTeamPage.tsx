@@ -13,6 +13,7 @@ import { useFrontEndTeamMonth } from './use-team-month.ts';
 import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
+import { errorText } from '../../sync/errors.ts';
 
 const sections = [
   { id: 'front-end-team-section', label: 'Front End Team' },
@@ -42,7 +43,7 @@ export function FrontEndTeamPage() {
       await save();
       setStatus({ text: 'Saved', error: false });
     } catch (error) {
-      setStatus({ text: `Error saving: ${error instanceof Error ? error.message : String(error)}`, error: true });
+      setStatus({ text: `Error saving: ${errorText(error)}`, error: true });
     }
   }
 

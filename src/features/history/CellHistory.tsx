@@ -4,6 +4,7 @@ import type { ChangeRecord } from '../../sync/history-api.ts';
 import type { CellRef } from './cell-refs.ts';
 import { isSyncedTable } from '../../data/synced-tables.ts';
 import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
+import { errorText } from '../../sync/errors.ts';
 
 /** The field a cell names itself (its data-history), when the screen gave it one. */
 function storedFieldOf(element: HTMLElement, label: string): CellRef | null {
@@ -54,7 +55,7 @@ export function CellHistory({ cell }: { cell: CellRef | null }) {
       setRecords(all.filter((record) => record.field === target.field));
       setMessage(null);
     } catch (error) {
-      setMessage(`The history could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      setMessage(`The history could not be read: ${errorText(error)}`);
     }
   }
 

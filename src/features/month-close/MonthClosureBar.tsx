@@ -5,6 +5,7 @@ import type { MonthClosure } from '../../data/repositories/month-closures.ts';
 import { monthLabel } from '../../domain/month.ts';
 import type { MonthKey } from '../../domain/month.ts';
 import { useAccount } from '../session/session-context.tsx';
+import { errorText } from '../../sync/errors.ts';
 
 function closedText(closure: MonthClosure): string {
   if (!closure.closedBy || !closure.closedAt) return 'Closed (the server confirms who closed it once this reaches it)';
@@ -32,7 +33,7 @@ export function MonthClosureBar({ month }: { month: MonthKey }) {
       await setMonthClosed(device, storeId, month, next);
       setMessage(null);
     } catch (error) {
-      setMessage(error instanceof Error ? error.message : String(error));
+      setMessage(errorText(error));
     }
   }
 

@@ -9,6 +9,7 @@ import { yearAndMonth } from '../../domain/month.ts';
 import { monthBounds } from '../../domain/work-days.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
 import { todayIso } from '../daily/use-daily-month.ts';
+import { errorText } from '../../sync/errors.ts';
 
 const fields = [
   { column: 'ros_over_30_days', label: 'ROs Over 30 Days', help: 'repair orders open more than 30 days' },
@@ -36,7 +37,7 @@ export function MonthEndFigures({ storeId, month, operational, onStatus }: { sto
       await saveOperationalInputs(device, storeId, year, monthNumber, change);
       onStatus('Saved');
     } catch (error) {
-      onStatus(`Error saving: ${error instanceof Error ? error.message : String(error)}`);
+      onStatus(`Error saving: ${errorText(error)}`);
     }
   }
 

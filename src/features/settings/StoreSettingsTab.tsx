@@ -8,6 +8,7 @@ import { defaultMixTarget } from '../../domain/month-figures.ts';
 import type { FormResult, NumberField } from '../../ui/NumberFieldsForm.tsx';
 import { FormMessage, NumberFieldsForm } from '../../ui/NumberFieldsForm.tsx';
 import { useAccount } from '../session/session-context.tsx';
+import { errorText } from '../../sync/errors.ts';
 
 const mixKeys = ['mix_target_cp', 'mix_target_w', 'mix_target_i'] as const;
 const numberFields = (keys: (key: string) => boolean): NumberField[] =>
@@ -42,7 +43,7 @@ export function StoreSettingsTab() {
       await saveStoreSettings(device, storeId, changes);
       return saved;
     } catch (error) {
-      return `Failed to save settings: ${error instanceof Error ? error.message : String(error)}`;
+      return `Failed to save settings: ${errorText(error)}`;
     }
   };
   return (

@@ -9,6 +9,7 @@ import { FormMessage, NumberFieldsForm } from '../../ui/NumberFieldsForm.tsx';
 import { useMonthDays } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
+import { errorText } from '../../sync/errors.ts';
 
 /**
  * The month's KPI targets (the month of the sidebar); an empty field is saved as no target.
@@ -59,7 +60,7 @@ export function TargetsTab() {
             await saveMonthlyTargets(device, storeId, year, monthNumber, firstSave ? { ...values, ...changes } : changes);
             return 'Targets saved successfully!';
           } catch (error) {
-            return `Failed to save targets: ${error instanceof Error ? error.message : String(error)}`;
+            return `Failed to save targets: ${errorText(error)}`;
           }
         }}
       />

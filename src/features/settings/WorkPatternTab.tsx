@@ -10,9 +10,10 @@ import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { FormMessage } from '../../ui/NumberFieldsForm.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
+import { errorText } from '../../sync/errors.ts';
 
 const noteLimit = fieldLimits.store_calendar_days.note.maxLength;
-const failed = (error: unknown) => ({ text: `Failed to save settings: ${error instanceof Error ? error.message : String(error)}`, error: true });
+const failed = (error: unknown) => ({ text: `Failed to save settings: ${errorText(error)}`, error: true });
 
 /**
  * The weekdays the store works and the dates that differ from them (holidays, an extra

@@ -35,7 +35,8 @@ describe('a cycle whose pull fails for the network', () => {
     });
     await saveRows(db, [{ table: 'yearly_financial_inputs', row: { store_id: 's1', year: 2031, month: 1, sales: 5 } }], { userId: 'u1', now: 1 });
     const result = await engine.runOnce('retry');
-    expect(result).toMatchObject({ ok: false, reason: 'transient', message: 'Failed to fetch' });
+    // The pull's failure is reported as a sentence a person can read, not the browser's words.
+    expect(result).toMatchObject({ ok: false, reason: 'transient', message: expect.stringMatching(/^Cannot reach the server\./) });
     expect(pushed).toEqual([[{ store_id: 's1', year: 2031, month: 1, sales: 5 }]]);
     expect(await db.outbox.count()).toBe(0);
   });
