@@ -24,6 +24,7 @@ import { DraftsBar } from './DraftsBar.tsx';
 import { useGoalAlertWatch } from './use-goal-alerts.ts';
 import type { CellKey } from './use-daily-month.ts';
 import { cellKey, todayIso, useDailyMonth } from './use-daily-month.ts';
+import { errorText } from '../../sync/errors.ts';
 
 type Mode = 'autosave' | 'submit';
 
@@ -67,7 +68,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   const closure = useMonthClosure(storeId, month);
   const lastCell = useLastCell((label) => (storeId ? dailyCellRef(label, storeId) : null));
 
-  const failed = (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`);
+  const failed = (error: unknown) => setNotice(`Notice: ${errorText(error)}`);
 
   function onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null, seen: number | null): Promise<unknown> | undefined {
     if (!storeId) return;
@@ -105,7 +106,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
       await forgetSubmitted(device.db, written);
       setStatus(changed ? 'Data submitted successfully!' : 'No changes to submit.');
     } catch (error) {
-      setStatus(`Data submission error: ${error instanceof Error ? error.message : String(error)}`);
+      setStatus(`Data submission error: ${errorText(error)}`);
     } finally {
       setBusy(false);
     }
@@ -149,7 +150,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
         </label>
       </div>
       <MonthClosureBar month={month} />
-      {status ? <p role="status">{status}</p> : null}
+      {status ? <p role={/^(Cannot submit|Data submission error)/.test(status) ? 'alert' : 'status'}>{status}</p> : null}
       {storeId && drafts ? <DraftsBar storeId={storeId} drafts={drafts} /> : null}
       {notice ? (
         <p className="notice" role="alert">

@@ -22,6 +22,7 @@ import { salesLastYear } from '../../domain/monthly-table.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { MonthEndFigures } from './MonthEndFigures.tsx';
+import { errorText } from '../../sync/errors.ts';
 
 const HoursMixChart = lazy(() => import('./HoursMixChart.tsx'));
 
@@ -64,7 +65,7 @@ export function MonthlyPage() {
       await saveLaborGross(device, storeId, monthYear, type, { [field]: value });
       setStatus('Saved');
     } catch (error) {
-      setStatus(`Error saving: ${error instanceof Error ? error.message : String(error)}`);
+      setStatus(`Error saving: ${errorText(error)}`);
     }
   }
 

@@ -16,6 +16,7 @@ import { GoalAlertNotice } from '../daily/GoalAlertNotice.tsx';
 import { useGoalAlertWatch } from '../daily/use-goal-alerts.ts';
 import { cellKey, monthlyTableOf, todayIso, useDailyMonth } from '../daily/use-daily-month.ts';
 import { useAccount } from '../session/session-context.tsx';
+import { errorText } from '../../sync/errors.ts';
 
 const rows: Array<{ row: LabourRow; name: string }> = [
   { row: 'CP', name: 'Customer pay' },
@@ -54,7 +55,7 @@ export function TodayPage() {
     const saving = goal.watch(saveDailyValues(device, storeId, [{ date: today, row, metric, value, seen }]));
     saving.then(
       () => setNotice(null),
-      (error: unknown) => setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => setNotice(`Notice: ${errorText(error)}`),
     );
     return saving; // the cell keeps the typed value if this fails
   };

@@ -10,6 +10,7 @@ import { withDraftWeeks } from '../daily/draft-weeks.ts';
 import { WeekSummary } from '../daily/WeekSummary.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
+import { errorText } from '../../sync/errors.ts';
 
 type SaveState = 'saving' | 'saved' | 'error' | null;
 const saveText = { saving: 'Saving...', saved: 'Saved', error: 'Error saving' } as const;
@@ -63,7 +64,7 @@ export function WeeklyPage({ daysInDailySection = false }: { daysInDailySection?
       setSaveState('saved');
     } catch (error) {
       setSaveState('error');
-      setNotice(`Notice: ${error instanceof Error ? error.message : String(error)}`);
+      setNotice(`Notice: ${errorText(error)}`);
     }
   }
 

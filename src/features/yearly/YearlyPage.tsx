@@ -14,6 +14,7 @@ import { monthNames } from '../../domain/month.ts';
 import { monthInput, YearBlock } from './YearBlock.tsx';
 import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { yearlyCellRef } from '../history/cell-refs.ts';
+import { errorText } from '../../sync/errors.ts';
 
 /** The chart's lines: a month without figures (one not yet begun) is a gap, not a drop to zero. */
 function series(year: number, rows: Row[]) {
@@ -69,7 +70,7 @@ export function YearlyPage() {
       await saveYearlyMonth(device, storeId, rowYear, rowMonth, { [field]: after[field] });
       setMessage({ text: `${name} auto-saved successfully!`, error: false });
     } catch (error) {
-      setMessage({ text: `Auto-save failed for ${name}: ${error instanceof Error ? error.message : String(error)}`, error: true });
+      setMessage({ text: `Auto-save failed for ${name}: ${errorText(error)}`, error: true });
     }
   }
 
