@@ -67,34 +67,36 @@ export function StoresTab({ stores, users, online, onChanged, onResult }: Props)
       {stores.length === 0 ? (
         <p>No stores found...</p>
       ) : (
-        <table className="admin-table">
-          <caption>Stores</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Subdomain</th>
-              <th scope="col">Users</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {stores.map((store) => (
-              <tr key={store.id}>
-                <td>{store.name}</td>
-                <td>{store.subdomain ?? '-'}</td>
-                <td>{storeMembers(store, users)}</td>
-                <td className="actions">
-                  <button type="button" disabled={!online} onClick={() => setDraft({ id: store.id, name: store.name, subdomain: store.subdomain ?? '' })} aria-label={`Edit ${store.name}`}>
-                    Edit
-                  </button>
-                  <button type="button" className="danger" disabled={!online} onClick={() => setDeleting(store)} aria-label={`Delete ${store.name}`}>
-                    Delete
-                  </button>
-                </td>
+        <div className="scroll-x">
+          <table className="admin-table">
+            <caption>Stores</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Subdomain</th>
+                <th scope="col">Users</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {stores.map((store) => (
+                <tr key={store.id}>
+                  <td>{store.name}</td>
+                  <td>{store.subdomain ?? '-'}</td>
+                  <td>{storeMembers(store, users)}</td>
+                  <td className="actions">
+                    <button type="button" disabled={!online} onClick={() => setDraft({ id: store.id, name: store.name, subdomain: store.subdomain ?? '' })} aria-label={`Edit ${store.name}`}>
+                      Edit
+                    </button>
+                    <button type="button" className="danger" disabled={!online} onClick={() => setDeleting(store)} aria-label={`Delete ${store.name}`}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {deleting ? <StoreDeletionDialog store={deleting} onDelete={() => void remove(deleting)} onClose={() => setDeleting(null)} /> : null}
     </div>

@@ -109,38 +109,40 @@ export function UsersTab({ users, stores, online, onChanged, onResult }: Props) 
       {users.length === 0 ? (
         <p>No users found...</p>
       ) : (
-        <table className="admin-table">
-          <caption>Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Name</th>
-              <th scope="col">Store</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr key={user.id}>
-                <td>{user.email}</td>
-                <td>{[user.user_metadata?.firstName, user.user_metadata?.lastName].filter(Boolean).join(' ') || '-'}</td>
-                <td>{storeName(user.app_metadata?.store_id ?? user.user_metadata?.store_id)}</td>
-                <td>{isAdminFlag(user.app_metadata?.is_admin) ? 'Admin' : 'User'}</td>
-                <td>{user.email_confirmed_at ? 'Confirmed' : 'Pending'}</td>
-                <td className="actions">
-                  <button type="button" disabled={!online} onClick={() => setDraft(draftOf(user))} aria-label={`Edit ${user.email}`}>
-                    Edit
-                  </button>
-                  <button type="button" className="danger" disabled={!online} onClick={() => void remove(user)} aria-label={`Delete ${user.email}`}>
-                    Delete
-                  </button>
-                </td>
+        <div className="scroll-x">
+          <table className="admin-table">
+            <caption>Users</caption>
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Name</th>
+                <th scope="col">Store</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <tr key={user.id}>
+                  <td>{user.email}</td>
+                  <td>{[user.user_metadata?.firstName, user.user_metadata?.lastName].filter(Boolean).join(' ') || '-'}</td>
+                  <td>{storeName(user.app_metadata?.store_id ?? user.user_metadata?.store_id)}</td>
+                  <td>{isAdminFlag(user.app_metadata?.is_admin) ? 'Admin' : 'User'}</td>
+                  <td>{user.email_confirmed_at ? 'Confirmed' : 'Pending'}</td>
+                  <td className="actions">
+                    <button type="button" disabled={!online} onClick={() => setDraft(draftOf(user))} aria-label={`Edit ${user.email}`}>
+                      Edit
+                    </button>
+                    <button type="button" className="danger" disabled={!online} onClick={() => void remove(user)} aria-label={`Delete ${user.email}`}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );

@@ -140,36 +140,40 @@ export function ComparePage() {
   return (
     <section className="card compare" aria-labelledby="compare-title">
       <h1 id="compare-title">Store Comparison</h1>
-      <p>
-        {monthLabel(month)}
-        {data ? `, ${data.age}` : ''}{' '}
+      {/* The button first and the table only once figures are read: the age and the rows
+          arriving later move nothing already on screen. */}
+      <p className="compare-meta">
         <button type="button" onClick={() => void load()}>
           Refresh
-        </button>
+        </button>{' '}
+        {monthLabel(month)}
+        {data ? `, ${data.age}` : ''}
       </p>
       {message ? <p role="status">{message}</p> : null}
-      <div className="scroll-x">
-        <table className="compare-table" aria-label="Stores compared">
-          <thead>
-            <tr>
-              {header('name', 'Store')}
-              {columns.map((c) => header(c.id, c.label))}
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((line) => (
-              <tr key={line.storeId}>
-                <th scope="row">{line.name}</th>
-                {columns.map((c) => (
-                  <td key={c.id} className={line.cells[c.id].status ?? ''}>
-                    {line.cells[c.id].text}
-                  </td>
-                ))}
+      {data ? (
+        <div className="scroll-x">
+          <table className="compare-table" aria-label="Stores compared">
+            <thead>
+              <tr>
+                {header('name', 'Store')}
+                {columns.map((c) => header(c.id, c.label))}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {lines.map((line) => (
+                <tr key={line.storeId}>
+                  <th scope="row">{line.name}</th>
+                  {columns.map((c) => (
+                    <td key={c.id} className={line.cells[c.id].status ?? ''}>
+                      {line.cells[c.id].text}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
     </section>
   );
 }

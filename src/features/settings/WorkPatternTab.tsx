@@ -100,43 +100,45 @@ export function WorkPatternTab() {
             {year + 1}
           </button>
         </div>
-        <table className="admin-table" aria-label={`Holidays and extra work days ${year}`}>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Day</th>
-              <th scope="col">Store</th>
-              <th scope="col">Note</th>
-              <th scope="col">
-                <span className="visually-hidden">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {exceptions.length === 0 ? (
+        <div className="scroll-x">
+          <table className="admin-table" aria-label={`Holidays and extra work days ${year}`}>
+            <thead>
               <tr>
-                <td colSpan={5}>No holidays or extra work days in {year}.</td>
+                <th scope="col">Date</th>
+                <th scope="col">Day</th>
+                <th scope="col">Store</th>
+                <th scope="col">Note</th>
+                <th scope="col">
+                  <span className="visually-hidden">Action</span>
+                </th>
               </tr>
-            ) : (
-              exceptions.map((day) => {
-                const when = String(day.calendar_date);
-                return (
-                  <tr key={when}>
-                    <td>{when}</td>
-                    <td>{weekdayNames[isoDayOfWeek(when) - 1]}</td>
-                    <td>{day.is_work_day ? 'Open' : 'Closed'}</td>
-                    <td>{typeof day.note === 'string' ? day.note : ''}</td>
-                    <td>
-                      <button type="button" onClick={() => storeId && void saveCalendarDay(device, storeId, when, null, null).catch((error: unknown) => setMessage(failed(error)))}>
-                        Follow the pattern on {when}
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })
-            )}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {exceptions.length === 0 ? (
+                <tr>
+                  <td colSpan={5}>No holidays or extra work days in {year}.</td>
+                </tr>
+              ) : (
+                exceptions.map((day) => {
+                  const when = String(day.calendar_date);
+                  return (
+                    <tr key={when}>
+                      <td>{when}</td>
+                      <td>{weekdayNames[isoDayOfWeek(when) - 1]}</td>
+                      <td>{day.is_work_day ? 'Open' : 'Closed'}</td>
+                      <td>{typeof day.note === 'string' ? day.note : ''}</td>
+                      <td>
+                        <button type="button" onClick={() => storeId && void saveCalendarDay(device, storeId, when, null, null).catch((error: unknown) => setMessage(failed(error)))}>
+                          Follow the pattern on {when}
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })
+              )}
+            </tbody>
+          </table>
+        </div>
       </fieldset>
       <FormMessage message={message} />
     </section>
