@@ -129,34 +129,46 @@ export function checkReachable(page: Page): Promise<Reachability> {
       return hit;
     };
 
-    const candidates = [...document.querySelectorAll(selector)].filter(shown);
-    const startX = window.scrollX;
-    const startY = window.scrollY;
-    for (const el of candidates) {
-      const before = el.getBoundingClientRect();
-      let focusedToShow = false;
-      if (before.right + window.scrollX <= 0 || before.bottom + window.scrollY <= 0) {
-        // Off the page's start, where no scrolling reaches: fine only if it comes into view with focus.
-        (el as HTMLElement).focus({ preventScroll: true });
-        focusedToShow = document.activeElement === el;
-      }
+    /** Scrolls the element into view as a person would and says what keeps it from being seen or used, if anything. */
+    const unreachable = (el: Element): string | null => {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       const r = el.getBoundingClientRect();
       const part = visiblePart(el);
+      // A box with overflow hidden scrolls for scrollIntoView but not for a finger or a wheel.
+      const unscrollable = part.clippers.find((c) => {
+        const style = getComputedStyle(c);
+        return (c.scrollLeft !== 0 && ['hidden', 'clip'].includes(style.overflowX)) || (c.scrollTop !== 0 && ['hidden', 'clip'].includes(style.overflowY));
+      });
+      if (unscrollable) {
+        unscrollable.scrollTo({ left: 0, top: 0, behavior: 'instant' });
+        return `${short(el)} ${boxText(r)}: hidden in ${short(unscrollable)}, which cuts off what overflows and cannot be scrolled by hand`;
+      }
       // Whole, or as much of it as the window (or its scroller) can hold at once.
       const roomX = Math.min(r.width, window.innerWidth, ...part.clippers.map((c) => c.clientWidth));
       const roomY = Math.min(r.height, window.innerHeight, ...part.clippers.map((c) => c.clientHeight));
       if (part.width < roomX - 1 || part.height < roomY - 1) {
         const where = r.left + window.scrollX < -1 ? 'left of the page' : r.top + window.scrollY < -1 ? 'above the page' : 'clipped';
-        problems.push(`${short(el)} ${boxText(r)}: ${where}, only ${Math.round(part.width)}x${Math.round(part.height)} can be seen`);
-      } else {
-        const hit = underCentre(el, part);
-        if (hit !== 'ok') problems.push(`${short(el)} ${boxText(r)}: covered by ${hit ? short(hit) : 'nothing (outside the window)'}`);
+        return `${short(el)} ${boxText(r)}: ${where}, only ${Math.round(part.width)}x${Math.round(part.height)} can be seen`;
       }
+      const hit = underCentre(el, part);
+      return hit === 'ok' ? null : `${short(el)} ${boxText(r)}: covered by ${hit ? short(hit) : 'nothing (outside the window)'}`;
+    };
+
+    const candidates = [...document.querySelectorAll(selector)].filter(shown);
+    const startX = window.scrollX;
+    const startY = window.scrollY;
+    for (const el of candidates) {
+      let problem = unreachable(el);
+      if (problem && el instanceof HTMLElement) {
+        // Placed out of sight until it has focus (a skip link): measured again with focus.
+        el.focus({ preventScroll: true });
+        if (document.activeElement === el && !unreachable(el)) problem = null;
+        el.blur();
+      }
+      if (problem) problems.push(problem);
       if (el instanceof HTMLInputElement && !['checkbox', 'radio', 'date', 'month', 'color', 'range', 'file', 'hidden'].includes(el.type)) {
-        if (el.scrollWidth > el.clientWidth + 1) problems.push(`${short(el)} ${boxText(r)}: shows only part of "${el.value}" (${el.scrollWidth} > ${el.clientWidth} px)`);
+        if (el.scrollWidth > el.clientWidth + 1) problems.push(`${short(el)} ${boxText(el.getBoundingClientRect())}: shows only part of "${el.value}" (${el.scrollWidth} > ${el.clientWidth} px)`);
       }
-      if (focusedToShow) (el as HTMLElement).blur();
     }
     window.scrollTo({ left: startX, top: startY, behavior: 'instant' });
     return { problems, checked: candidates.length };
@@ -168,6 +180,7 @@ export function pageOverflow(page: Page): Promise<{ scrollWidth: number; innerWi
   return page.evaluate(() => {
     const scrollWidth = document.documentElement.scrollWidth;
     const widest: string[] = [];
+    const past = (el: Element) => el.getBoundingClientRect().right + window.scrollX > window.innerWidth + 1;
     if (scrollWidth > window.innerWidth + 1) {
       // Name the outermost elements that reach past the window, so the cause is in the report.
       for (const el of document.querySelectorAll('body *')) {
@@ -175,9 +188,18 @@ export function pageOverflow(page: Page): Promise<{ scrollWidth: number; innerWi
         if (r.right + window.scrollX <= window.innerWidth + 1 || r.width === 0) continue;
         const parent = el.parentElement?.getBoundingClientRect();
         if (parent && parent.right + window.scrollX > window.innerWidth + 1) continue;
+        // Inside a box that clips or scrolls it, it does not widen the page.
+        let clipped = false;
+        for (let up = el.parentElement; up && up !== document.body && !clipped; up = up.parentElement) clipped = getComputedStyle(up).overflowX !== 'visible';
+        if (clipped) continue;
         const cls = [...el.classList].slice(0, 2).map((c) => `.${c}`).join('');
         widest.push(`${el.tagName.toLowerCase()}${cls} to x=${Math.round(r.right + window.scrollX)}`);
         if (widest.length >= 5) break;
+      }
+      // Something placed outside its scroller's hold (absolutely, say): name the last ones past the edge.
+      if (!widest.length) {
+        const deepest = [...document.querySelectorAll('body *')].filter((el) => past(el) && ![...el.children].some(past));
+        widest.push(...deepest.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}${[...el.classList].slice(0, 2).map((c) => `.${c}`).join('')} to x=${Math.round(el.getBoundingClientRect().right + window.scrollX)}`));
       }
     }
     return { scrollWidth, innerWidth: window.innerWidth, widest };
@@ -187,11 +209,12 @@ export function pageOverflow(page: Page): Promise<{ scrollWidth: number; innerWi
 /**
  * Whether an element (the sidebar, the sync bar, the Menu button) is in view: present,
  * not cut by the window's edges (a tall sidebar may fill the window's height), and not
- * covered at its centre. Checked at the top of the page and again scrolled to its far end.
+ * covered at its centre. Checked at the top of the page and, unless told otherwise, again
+ * scrolled to the page's far end (the frame that must stay put).
  */
-export function frameInView(page: Page, selector: string, what: string): Promise<string[]> {
+export function frameInView(page: Page, selector: string, what: string, { alsoScrolled = true } = {}): Promise<string[]> {
   return page.evaluate(
-    ({ selector, what }) => {
+    ({ selector, what, alsoScrolled }) => {
       const problems: string[] = [];
       const el = document.querySelector(selector);
       const check = (where: string) => {
@@ -213,13 +236,13 @@ export function frameInView(page: Page, selector: string, what: string): Promise
       window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
       check('at the top of the page');
       const root = document.documentElement;
-      if (root.scrollHeight > window.innerHeight + 1 || root.scrollWidth > window.innerWidth + 1) {
+      if (alsoScrolled && (root.scrollHeight > window.innerHeight + 1 || root.scrollWidth > window.innerWidth + 1)) {
         window.scrollTo({ left: root.scrollWidth, top: root.scrollHeight, behavior: 'instant' });
         check('scrolled to the end of the page');
       }
       window.scrollTo({ left: startX, top: startY, behavior: 'instant' });
       return problems;
     },
-    { selector, what },
+    { selector, what, alsoScrolled },
   );
 }
