@@ -11,6 +11,7 @@ import { authStorageKey } from '../data/device.ts';
 import { observeStoredSession } from '../data/observe.ts';
 import type { AccountMetadata } from '../domain/people.ts';
 import { isAdminFlag, storeIdOf } from '../domain/people.ts';
+import { errorSentences, readableError } from './errors.ts';
 
 export type Account = {
   userId: string;
@@ -75,9 +76,14 @@ export function createAccountService(db: AppDatabase, client: Promise<Pick<Supab
     state,
     /** Signs in; answers the message to show when it did not work. */
     async signIn(email: string, password: string): Promise<string | null> {
+      // Offline, auth-js would wait on its own retries for minutes with "Logging in..." on screen.
+      if (globalThis.navigator?.onLine === false) return errorSentences.unreachable;
       try {
         const { error } = await (await client).auth.signInWithPassword({ email: email.trim(), password });
-        return error ? error.message || accountErrors.signIn : null;
+        if (!error) return null;
+        // The server's answer ("Invalid login credentials") as it is; a request that never got one, in words.
+        const readable = readableError(error).text;
+        return readable === errorSentences.unreachable || readable === errorSentences.timeout ? readable : error.message || accountErrors.signIn;
       } catch {
         return accountErrors.signIn;
       }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { LoginPageModel } from './support/pages.ts';
 
 /** A store of the test's own, with rows and users it wrote itself, so the counts shown are known. */
 const closing = { id: '55555555-5555-4555-8555-555555555555', name: 'Closing Store' };
@@ -68,6 +69,21 @@ describe('the texts a person reads', () => {
     await expect.poll(() => details.textContent(), { timeout: 20_000 }).toMatch(/^Cannot reach the server\./);
     expect(await details.textContent()).not.toMatch(/TypeError|Failed to fetch/);
     await page.screenshot({ path: await e2e.screenshotPath('texts-sync-details-offline') });
+    await context.close();
+  });
+
+  it('says in words that the server cannot be reached when signing in offline', async () => {
+    const context = await e2e.newContext();
+    const page = context.pages()[0] ?? (await context.newPage());
+    await new LoginPageModel(page).open(e2e.appUrl);
+    await context.setOffline(true);
+    await new LoginPageModel(page).signIn('manager@example.com');
+    const error = page.getByRole('alert');
+    await expect.poll(() => error.textContent(), { timeout: 15_000 }).toMatch(/^Cannot reach the server\./);
+    await context.setOffline(false);
+    // A wrong password still gets the server's own answer.
+    await new LoginPageModel(page).signIn('manager@example.com', 'wrong-password');
+    await expect.poll(() => error.textContent(), { timeout: 15_000 }).toBe('Invalid login credentials');
     await context.close();
   });
 
