@@ -236,11 +236,13 @@ describe('the frame: sidebar, sync bar, menu and skip link', () => {
   });
 
   it.each([
-    { width: 1366, height: 768 },
-    { width: 390, height: 844 },
-  ])('loads /daily at $width px with a layout shift under 0.1', async (size) => {
-    await page.setViewportSize(size);
-    const shift = await layoutShiftOf(page, `${e2e.appUrl}/daily?month=2026-11`);
+    { route: '/daily', width: 1366, height: 768 },
+    { route: '/daily', width: 390, height: 844 },
+    { route: '/?view=all', width: 1366, height: 768 },
+    { route: '/?view=all', width: 1920, height: 1080 },
+  ])('loads $route at $width px with a layout shift under 0.1', async ({ route, width, height }) => {
+    await page.setViewportSize({ width, height });
+    const shift = await layoutShiftOf(page, `${e2e.appUrl}${route}${route.includes('?') ? '&' : '?'}month=2026-11`);
     expect(shift).toBeLessThan(0.1);
   });
 });

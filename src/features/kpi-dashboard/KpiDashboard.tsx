@@ -64,7 +64,7 @@ export function KpiDashboard() {
   const lastYear = useDailyMonth(storeId, shiftMonth(month, -12));
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
 
-  if (preferences === undefined || !current) return <p>Loading KPI Data...</p>;
+  if (preferences === undefined || !current) return <p className="kpi-loading">Loading KPI Data...</p>;
   const order = preferences ? orderedSelection(preferences.selected_kpis, preferences.kpi_order) : allKpiIds;
   if (order.length === 0) {
     return <p>No KPI containers selected. Go to Settings → Dashboard KPIs to choose which containers to display.</p>;
