@@ -252,6 +252,13 @@ export async function writeMeta(db: AppDatabase, key: string, value: unknown): P
   await db.meta.put({ key, value });
 }
 
+/** Rewrites a stored value from what is stored, in one transaction, so nothing stored meanwhile is lost. */
+export async function updateMeta<T>(db: AppDatabase, key: string, change: (stored: T | undefined) => T): Promise<void> {
+  await db.transaction('rw', db.meta, async () => {
+    await db.meta.put({ key, value: change((await db.meta.get(key))?.value as T | undefined) });
+  });
+}
+
 export async function syncCounts(db: AppDatabase) {
   const [pending, deadLetters, conflicts] = await Promise.all([db.outbox.count(), db.deadLetters.count(), db.conflicts.count()]);
   return { pending, deadLetters, conflicts };

@@ -11,7 +11,7 @@ import { clearLocalData, unsyncedCount } from '../data/local-data.ts';
 import { authStorageKey, backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
 import { observeMeta, observeStoredSession, observeSyncCounts } from '../data/observe.ts';
 import { replayUnsavedWrites } from '../data/local-writes.ts';
-import { exportUnsynced, writeMeta } from '../data/sync-store.ts';
+import { exportUnsynced, updateMeta } from '../data/sync-store.ts';
 import { guardClosingPage } from '../data/unsaved-writes.ts';
 import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
@@ -127,7 +127,13 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       leading = leader;
       followLeadership();
       // Shared with the other tabs through the device database; when storage is full they miss one report, no more.
-      if (leader) void writeMeta(db, reportKey, { ...shared, leader }).catch(() => undefined);
+      // A page just loaded may report before it has read the stored report: the device's
+      // last sync is kept, not overwritten by this page's "never".
+      if (leader) {
+        void updateMeta<SyncReport>(db, reportKey, (stored) => ({ ...shared, leader, lastSyncedAt: newest(stored?.lastSyncedAt ?? null, lastSyncedAt) })).catch(
+          () => undefined,
+        );
+      }
       if (report.state === 'backing-off' && globalThis.navigator?.onLine === false) registerIfWaiting();
     },
   });

@@ -68,6 +68,8 @@ describe('the texts a person reads', () => {
     // The panel's first words: the last sync's failure, as a person reads it.
     await expect.poll(() => details.textContent(), { timeout: 20_000 }).toMatch(/^Cannot reach the server\./);
     expect(await details.textContent()).not.toMatch(/TypeError|Failed to fetch/);
+    // The device synced before it lost the network: the bar still says when, not "never".
+    expect(await page.getByRole('status', { name: 'Sync status' }).textContent()).toMatch(/Last synced \d/);
     await page.screenshot({ path: await e2e.screenshotPath('texts-sync-details-offline') });
     await context.close();
   });
