@@ -294,6 +294,10 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
     await expect.poll(() => descriptionOf('CP Sales 2031-08-04')).toMatch(/./);
     expect(await signShown('CP Sales 2031-08-04')).toBe(false);
     expect(await messagesOffScreen()).toEqual([]);
+    // A week's own input signs it too, once the week is stored.
+    await page.getByLabel('Days Complete Week 2').fill('3');
+    await expect.poll(() => descriptionOf('Days Complete Week 2')).toBe('saved on this device');
+    expect(await signShown('Days Complete Week 2')).toBe(true);
     await page.screenshot({ path: await e2e.screenshotPath('entry-saved-sign-daily-390x844') });
   });
 

@@ -81,15 +81,15 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
     return saving; // the cell keeps the typed value if this fails
   }
 
-  function onWeek(partStart: IsoDate, field: WeekField, value: number | null, seen: number | null) {
+  function onWeek(partStart: IsoDate, field: WeekField, value: number | null, seen: number | null): Promise<unknown> | undefined {
     if (!storeId) return;
     if (mode !== 'autosave') return void keepWeekDraft(device.db, storeId, { weekStart: partStart, field, value, seen }).catch(failed);
     const key = weekDraftKey(partStart, field);
     const draft = draftByKey.get(key);
     // Only the changed field is written: the other may have been saved a moment ago.
-    void saveWeeks(device, storeId, [{ weekStart: partStart, [field]: value }])
-      .then(() => (draft ? discardDrafts(device.db, storeId, [key]) : undefined))
-      .catch(failed);
+    const saving = saveWeeks(device, storeId, [{ weekStart: partStart, [field]: value }]);
+    saving.then(() => (draft ? discardDrafts(device.db, storeId, [key]) : undefined)).catch(failed);
+    return saving; // the input signs "saved on this device", or keeps the typed value with the reason
   }
 
   async function submit() {

@@ -25,7 +25,7 @@ type Props = {
   valueOf(key: CellKey): number | null;
   /** `seen`: the value the cell showed when typing started (the edit's base). */
   onCell(date: IsoDate, row: LabourRow, metric: Metric, value: number | null, seen: number | null): void | Promise<unknown>;
-  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null, seen: number | null): void;
+  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null, seen: number | null): void | Promise<unknown>;
   /** The store, for the week inputs' history. */
   storeId?: string;
   /** Whether a field holds a value typed in Submit mode and not submitted (by its key in repositories/submit-drafts.ts). */

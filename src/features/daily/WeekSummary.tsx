@@ -11,7 +11,7 @@ type Props = {
   figures: WeekFigures | undefined;
   average: boolean;
   disabled: boolean;
-  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null, seen: number | null): void;
+  onWeek(partStart: IsoDate, field: 'daysComplete' | 'workDays', value: number | null, seen: number | null): void | Promise<unknown>;
   /** The store, for each week input's history. */
   storeId?: string;
   /** Whether a field holds a value typed in Submit mode and not submitted (by its key in repositories/submit-drafts.ts). */
