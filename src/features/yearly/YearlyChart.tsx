@@ -35,6 +35,8 @@ function YearlyChart({ current, previous }: Props) {
           ],
         }}
         options={{
+          // The figure's CSS box sets the size (reserved while the chart loads).
+          maintainAspectRatio: false,
           animation: { duration: 1000 },
           plugins: { legend: { labels: { color: text } } },
           scales: { x: { ticks: { color: text } }, y: { ticks: { color: text } } },

@@ -89,7 +89,13 @@ export function YearlyPage() {
       {loading ? <p>Loading yearly performance data...</p> : null}
       {empty ? <p>No data available for the selected years.</p> : null}
       {loading ? null : (
-        <Suspense fallback={<p>Loading chart...</p>}>
+        <Suspense
+          fallback={
+            <div className="yearly-chart">
+              <p>Loading chart...</p>
+            </div>
+          }
+        >
           <YearlyChart current={series(year, current)} previous={series(year - 1, previous)} />
         </Suspense>
       )}
