@@ -125,6 +125,17 @@ describe('the Yearly Trend screen', () => {
     }
   });
 
+  it('shows "-" for the Total and AVG of a year with no figures at all, never $0', async () => {
+    await page.goto(`${e2e.appUrl}/yearly?month=2035-06`);
+    const table = page.getByRole('table', { name: 'Yearly trend 2035' });
+    await table.getByRole('row', { name: /^Total/ }).waitFor();
+    for (const name of [/^AVG/, /^Total/]) {
+      const cells = await table.getByRole('row', { name }).locator('td').allTextContents();
+      expect(cells[0]?.trim()).toBe('-');
+      expect(cells.filter((text) => /\$0(\.00)?$|^0\.0$/.test(text.trim()))).toEqual([]);
+    }
+  });
+
   it('auto-saves a changed month with the spec’s message, and saves zero as no value', async () => {
     await page.goto(`${e2e.appUrl}/yearly?month=2031-01`);
     await page.getByLabel('Sales February 2031').fill('350000');

@@ -3,7 +3,7 @@ import type { Row } from '../../data/synced-tables.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import { formatCurrency, formatHours } from '../../domain/format.ts';
 import type { MonthShare, YearlyInput, YearlyRow } from '../../domain/yearly.ts';
-import { deriveYearlyRow, lastYearBasis, likeForLike, yearlySummary } from '../../domain/yearly.ts';
+import { deriveYearlyRow, hasYearlyData, lastYearBasis, likeForLike, yearlySummary } from '../../domain/yearly.ts';
 import { monthNames } from '../../domain/month.ts';
 import { ExpensePercentCell, GpPercentCell, HoursPerDayCell, NetCells, VersusCells } from './derived-cells.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
@@ -76,61 +76,64 @@ export function YearBlock({ year, rows, days, previous, onCommit }: Props) {
   const compared = previousMonths ? likeForLike(months, previousMonths, days) : null;
   const summaryVersus = (per: number) =>
     previousMonths ? <VersusCells current={compared ? compared.current / per : null} before={compared ? compared.previous / per : null} note={compared?.label} /> : null;
+  // A year with no figures at all has no total: "-", as a month without figures shows.
+  const anyFigures = months.some(hasYearlyData);
+  const summed = (text: string) => (anyFigures ? text : '-');
   const summaryRow = (label: string, row: YearlyRow, versus: ReactNode) => (
     <tr className="summary">
       <th scope="row">{label}</th>
-      <td>{formatCurrency(row.sales)}</td>
+      <td>{summed(formatCurrency(row.sales))}</td>
       {versus}
-      <td>{formatCurrency(row.gpNet)}</td>
+      <td>{summed(formatCurrency(row.gpNet))}</td>
       <GpPercentCell row={row} />
-      <td>{formatHours(row.hours)}</td>
+      <td>{summed(formatHours(row.hours))}</td>
       <HoursPerDayCell row={row} days={row.hoursPerDay ? row.hours / row.hoursPerDay : null} />
-      <td>{formatCurrency(row.personnelExp)}</td>
+      <td>{summed(formatCurrency(row.personnelExp))}</td>
       <ExpensePercentCell expense={row.personnelExp} row={row} percent={row.personnelPercentage} />
-      <td>{formatCurrency(row.semiFixedExp)}</td>
+      <td>{summed(formatCurrency(row.semiFixedExp))}</td>
       <ExpensePercentCell expense={row.semiFixedExp} row={row} percent={row.semiFixedPercentage} />
-      <td>{formatCurrency(row.fixedExp)}</td>
+      <td>{summed(formatCurrency(row.fixedExp))}</td>
       <NetCells row={row} />
     </tr>
   );
   return (
     <div className="scroll-x">
-    <table className="yearly-table" aria-label={`Yearly trend ${year}`}>
-      <caption>{year}</caption>
-      <thead>
-        <tr>
-          {['Month', 'Sales', ...(previous ? [`Sales ${year - 1}`, 'Change'] : []), 'GP Net', 'GP%', 'Hours', 'Hours Per Day', 'Personnel Exp', '%', 'Semi Fixed', '%', 'Fixed', 'NET', 'ROS'].map((h, i) => (
-            <th key={`${h}-${i}`} scope="col">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {months.map((input, rowIndex) => {
-          const derived = deriveYearlyRow(input, daysComplete.get(input.month) ?? null);
-          return (
-            <tr key={input.month}>
-              <th scope="row">{monthNames[input.month - 1]}</th>
-              {cell(input, 'sales', rowIndex, 0)}
-              {monthVersus(input)}
-              {cell(input, 'gp_net', rowIndex, 1)}
-              <GpPercentCell row={derived} />
-              {cell(input, 'ros', rowIndex, 2)}
-              <HoursPerDayCell row={derived} days={daysComplete.get(input.month) ?? null} />
-              {cell(input, 'personnel_exp', rowIndex, 3)}
-              <ExpensePercentCell expense={derived.personnelExp} row={derived} percent={derived.personnelPercentage} />
-              {cell(input, 'semi_fixed_exp', rowIndex, 4)}
-              <ExpensePercentCell expense={derived.semiFixedExp} row={derived} percent={derived.semiFixedPercentage} />
-              {cell(input, 'fixed_exp', rowIndex, 5)}
-              <NetCells row={derived} />
-            </tr>
-          );
-        })}
-        {summaryRow('AVG', average, summaryVersus(compared?.count ?? 1))}
-        {summaryRow('Total', total, summaryVersus(1))}
-      </tbody>
-    </table>
+      <table className="yearly-table" aria-label={`Yearly trend ${year}`}>
+        <caption>{year}</caption>
+        <thead>
+          <tr>
+            {['Month', 'Sales', ...(previous ? [`Sales ${year - 1}`, 'Change'] : []), 'GP Net', 'GP%', 'Hours', 'Hours Per Day', 'Personnel Exp', '%', 'Semi Fixed', '%', 'Fixed', 'NET', 'ROS'].map((h, i) => (
+              <th key={`${h}-${i}`} scope="col">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {months.map((input, rowIndex) => {
+            const derived = deriveYearlyRow(input, daysComplete.get(input.month) ?? null);
+            return (
+              <tr key={input.month}>
+                <th scope="row">{monthNames[input.month - 1]}</th>
+                {cell(input, 'sales', rowIndex, 0)}
+                {monthVersus(input)}
+                {cell(input, 'gp_net', rowIndex, 1)}
+                <GpPercentCell row={derived} />
+                {cell(input, 'ros', rowIndex, 2)}
+                <HoursPerDayCell row={derived} days={daysComplete.get(input.month) ?? null} />
+                {cell(input, 'personnel_exp', rowIndex, 3)}
+                <ExpensePercentCell expense={derived.personnelExp} row={derived} percent={derived.personnelPercentage} />
+                {cell(input, 'semi_fixed_exp', rowIndex, 4)}
+                <ExpensePercentCell expense={derived.semiFixedExp} row={derived} percent={derived.semiFixedPercentage} />
+                {cell(input, 'fixed_exp', rowIndex, 5)}
+                <NetCells row={derived} />
+              </tr>
+            );
+          })}
+          {summaryRow('AVG', average, summaryVersus(compared?.count ?? 1))}
+          {summaryRow('Total', total, summaryVersus(1))}
+        </tbody>
+      </table>
     </div>
   );
 }
