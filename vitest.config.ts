@@ -2,12 +2,62 @@ import { defineConfig } from 'vitest/config';
 
 // Unit and integration tests. Integration tests start real databases (PGlite in-process,
 // and PostgreSQL when TEST_DATABASE_URL is set), so they get generous timeouts.
+//
+// Two test processes at a time: the machine this runs on has two cores, and while one
+// file waits on the PostgreSQL server the other keeps Node busy. Every file gets its own
+// databases (copies of templates built once in global setup), ports and folders, so any
+// two can run together; only the files that measure time or memory run alone, after the
+// others, so a neighbour's load cannot decide their outcome.
+const measuring = [
+  // answers within a second while a heavy request runs
+  'tests/integration/stack/no-stall.test.ts',
+  // known and unknown accounts take as long (timing ratios)
+  'tests/integration/stack/sign-in.test.ts',
+  'tests/integration/stack/one-time-codes.test.ts',
+  // heap ceilings
+  'tests/integration/stack/realtime-memory.test.ts',
+];
+
+const shared = {
+  environment: 'node',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} as const;
+
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          // Pure functions and in-memory stores: threads start faster than processes.
+          pool: 'threads',
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          exclude: measuring,
+          pool: 'forks',
+          globalSetup: ['tests/support/global-setup.ts'],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'measuring',
+          include: measuring,
+          pool: 'forks',
+          globalSetup: ['tests/support/global-setup.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

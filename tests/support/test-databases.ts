@@ -8,7 +8,9 @@ import pg from 'pg';
 import type { Database } from '../../supabase/local/db/database.ts';
 import { openPgliteDatabase } from '../../supabase/local/db/pglite-database.ts';
 import { openPostgresDatabase } from '../../supabase/local/db/postgres-database.ts';
-import { applyMigrations, bootstrap, seed } from '../../supabase/local/db/migrate.ts';
+import { bootstrap } from '../../supabase/local/db/migrate.ts';
+import type { TemplateKind } from './database-templates.ts';
+import { createPostgresCopy, openPgliteCopy } from './database-templates.ts';
 
 export type TestDatabase = Database & { dispose(): Promise<void> };
 
@@ -32,12 +34,17 @@ export async function createTestDatabase(
   engine: EngineName,
   options: { seed?: boolean; migrate?: boolean; serverUrl?: string } = {},
 ): Promise<TestDatabase> {
-  const db: TestDatabase =
-    engine === 'pglite' ? withDispose(await openPgliteDatabase()) : await createPostgresDatabase(options.serverUrl ?? adminUrl);
-  await bootstrap(db);
-  if (options.migrate === false) return db;
-  await applyMigrations(db);
-  if (options.seed !== false) await seed(db);
+  // Migrated databases are copies of a template built once (tests/support/database-templates.ts);
+  // only a database meant to receive migrations in steps is built here.
+  const kind: TemplateKind | undefined = options.migrate === false ? undefined : options.seed === false ? 'migrated' : 'seeded';
+  if (engine === 'pglite') {
+    if (kind) return withDispose(await openPgliteCopy(kind));
+    const db = withDispose(await openPgliteDatabase());
+    await bootstrap(db);
+    return db;
+  }
+  const db = await createPostgresDatabase(options.serverUrl ?? adminUrl, kind);
+  if (!kind) await bootstrap(db);
   return db;
 }
 
@@ -45,13 +52,17 @@ function withDispose(db: Database): TestDatabase {
   return { ...db, dispose: () => db.close() };
 }
 
-async function createPostgresDatabase(serverUrl: string | undefined): Promise<TestDatabase> {
+async function createPostgresDatabase(serverUrl: string | undefined, kind: TemplateKind | undefined): Promise<TestDatabase> {
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  if (kind) {
+    await createPostgresCopy(serverUrl, kind, name);
+  } else {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const db = await openPostgresDatabase(url.toString());

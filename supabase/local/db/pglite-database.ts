@@ -22,7 +22,11 @@ function wrap(runner: PgliteRunner): Queryable {
  * so transactions are serialised by PGlite itself.
  */
 export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
-  const pglite = await PGlite.create(dataDir, { extensions: { pgcrypto } });
+  return pgliteDatabase(await PGlite.create(dataDir, { extensions: { pgcrypto } }));
+}
+
+/** The Database over a PGlite opened elsewhere (with the extensions the migrations need). */
+export function pgliteDatabase(pglite: PGlite): Database {
   return {
     engine: 'pglite',
     ...wrap(pglite),

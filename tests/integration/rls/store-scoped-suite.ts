@@ -68,93 +68,113 @@ export const rlsBackends: RlsBackend[] = [
   },
 ];
 
-export function describeStoreScopedTable(spec: StoreScopedTableSpec): void {
+/** The database (with the fixtures) and access one backend's table suites share. */
+type OpenedBackend = { db: Database; access: TableAccess };
+
+/**
+ * Declares the contract for every table in `specs`, on one database per backend: each
+ * table's rows are its own (their natural keys use far-off dates or ids), so the tables
+ * need no database each.
+ */
+export function describeStoreScopedTables(specs: StoreScopedTableSpec[]): void {
+  for (const backend of rlsBackends) {
+    describe(`store data tables through ${backend.name}`, () => {
+      let opened: OpenedBackend;
+      let close: (() => Promise<void>) | undefined;
+      beforeAll(async () => {
+        const backendOpened = await backend.open();
+        close = backendOpened.close;
+        await provisionRlsFixtures(backendOpened.db);
+        opened = backendOpened;
+      });
+      afterAll(() => close?.());
+      for (const spec of specs) describeTable(spec, backend.name, () => opened);
+    });
+  }
+}
+
+function describeTable(spec: StoreScopedTableSpec, backendName: string, backend: () => OpenedBackend): void {
   const { table } = spec;
   const ctxA = (n: number): RowContext => ({ storeId: demo.storeA, advisorId: rlsFixtures.advisorA, n });
   const ctxB = (n: number): RowContext => ({ storeId: demo.storeB, advisorId: rlsFixtures.advisorB, n });
   const [column, value] = spec.change;
 
-  for (const backend of rlsBackends) {
-    describe(`${table} row-level security through ${backend.name}`, () => {
-      let access: TableAccess;
-      let close: () => Promise<void>;
-      let rowA: string;
-      let rowB: string;
+  describe(`${table} row-level security through ${backendName}`, () => {
+    let access: TableAccess;
+    let rowA: string;
+    let rowB: string;
 
-      const insertAs = (actor: Actor, row: Record<string, unknown>) => access.upsert(actor, table, row, spec.naturalKey);
-      const selectBoth = (actor: Actor) => access.selectIds(actor, table, [rowA, rowB]);
-      const update = (actor: Actor, id: string) => access.update(actor, table, id, { [column]: value });
+    const insertAs = (actor: Actor, row: Record<string, unknown>) => access.upsert(actor, table, row, spec.naturalKey);
+    const selectBoth = (actor: Actor) => access.selectIds(actor, table, [rowA, rowB]);
+    const update = (actor: Actor, id: string) => access.update(actor, table, id, { [column]: value });
 
-      beforeAll(async () => {
-        const opened = await backend.open();
-        ({ access, close } = opened);
-        await provisionRlsFixtures(opened.db);
-        rowA = await insertRow(opened.db, table, spec.row(ctxA(1)), spec.naturalKey);
-        rowB = await insertRow(opened.db, table, spec.row(ctxB(1)), spec.naturalKey);
+    beforeAll(async () => {
+      const { db } = backend();
+      access = backend().access;
+      rowA = await insertRow(db, table, spec.row(ctxA(1)), spec.naturalKey);
+      rowB = await insertRow(db, table, spec.row(ctxB(1)), spec.naturalKey);
+    });
+
+    describe('as a member of the store', () => {
+      it("reads the store's rows and none of another store's", async () => {
+        expect(ids(await selectBoth(manager))).toEqual([rowA]);
       });
-      afterAll(() => close?.());
-
-      describe('as a member of the store', () => {
-        it("reads the store's rows and none of another store's", async () => {
-          expect(ids(await selectBoth(manager))).toEqual([rowA]);
-        });
-        it('adds (upserts) a row in the store', async () => {
-          expect(affected(await insertAs(manager, spec.row(ctxA(2))))).toBe(1);
-        });
-        it('cannot add a row to another store', async () => {
-          expectRefused(await insertAs(manager, spec.row(ctxB(2))));
-        });
-        it("changes the store's rows but not another store's", async () => {
-          expect(affected(await update(manager, rowA))).toBe(1);
-          expect(affected(await update(manager, rowB))).toBe(0);
-        });
-        it('cannot move a row to another store', async () => {
-          expectRefused(await access.update(manager, table, rowA, { store_id: demo.storeB }));
-        });
-        it('cannot delete rows (removal goes through deleted_at so pulls see it)', async () => {
-          expectRefused(await access.remove(manager, table, rowA));
-        });
+      it('adds (upserts) a row in the store', async () => {
+        expect(affected(await insertAs(manager, spec.row(ctxA(2))))).toBe(1);
       });
-
-      describe('as an admin', () => {
-        it("reads only the admin's own store's rows", async () => {
-          expect(ids(await selectBoth(admin))).toEqual([rowA]);
-        });
-        it('cannot add a row to another store', async () => {
-          expectRefused(await insertAs(admin, spec.row(ctxB(3))));
-        });
+      it('cannot add a row to another store', async () => {
+        expectRefused(await insertAs(manager, spec.row(ctxB(2))));
       });
-
-      describe('as a member of another store', () => {
-        it("reads that store's rows only", async () => {
-          expect(ids(await selectBoth(otherStoreUser))).toEqual([rowB]);
-        });
-        it('cannot change or add rows of the first store', async () => {
-          expect(affected(await update(otherStoreUser, rowA))).toBe(0);
-          expectRefused(await insertAs(otherStoreUser, spec.row(ctxA(4))));
-        });
+      it("changes the store's rows but not another store's", async () => {
+        expect(affected(await update(manager, rowA))).toBe(1);
+        expect(affected(await update(manager, rowB))).toBe(0);
       });
-
-      describe('as an anonymous caller', () => {
-        it('reads nothing and writes nothing', async () => {
-          expectRefused(await selectBoth(anonymous));
-          expectRefused(await insertAs(anonymous, spec.row(ctxA(5))));
-        });
+      it('cannot move a row to another store', async () => {
+        expectRefused(await access.update(manager, table, rowA, { store_id: demo.storeB }));
       });
-
-      describe('as a user who wrote store_id and is_admin into their own user_metadata', () => {
-        it('gains nothing', async () => {
-          expect(ids(await selectBoth(selfPromoted))).toEqual([]);
-          expectRefused(await insertAs(selfPromoted, spec.row(ctxA(6))));
-          expect(affected(await update(selfPromoted, rowA))).toBe(0);
-        });
-      });
-
-      describe('as the service role', () => {
-        it('reads every store', async () => {
-          expect(ids(await selectBoth(serviceRole))).toEqual([rowA, rowB].sort());
-        });
+      it('cannot delete rows (removal goes through deleted_at so pulls see it)', async () => {
+        expectRefused(await access.remove(manager, table, rowA));
       });
     });
-  }
+
+    describe('as an admin', () => {
+      it("reads only the admin's own store's rows", async () => {
+        expect(ids(await selectBoth(admin))).toEqual([rowA]);
+      });
+      it('cannot add a row to another store', async () => {
+        expectRefused(await insertAs(admin, spec.row(ctxB(3))));
+      });
+    });
+
+    describe('as a member of another store', () => {
+      it("reads that store's rows only", async () => {
+        expect(ids(await selectBoth(otherStoreUser))).toEqual([rowB]);
+      });
+      it('cannot change or add rows of the first store', async () => {
+        expect(affected(await update(otherStoreUser, rowA))).toBe(0);
+        expectRefused(await insertAs(otherStoreUser, spec.row(ctxA(4))));
+      });
+    });
+
+    describe('as an anonymous caller', () => {
+      it('reads nothing and writes nothing', async () => {
+        expectRefused(await selectBoth(anonymous));
+        expectRefused(await insertAs(anonymous, spec.row(ctxA(5))));
+      });
+    });
+
+    describe('as a user who wrote store_id and is_admin into their own user_metadata', () => {
+      it('gains nothing', async () => {
+        expect(ids(await selectBoth(selfPromoted))).toEqual([]);
+        expectRefused(await insertAs(selfPromoted, spec.row(ctxA(6))));
+        expect(affected(await update(selfPromoted, rowA))).toBe(0);
+      });
+    });
+
+    describe('as the service role', () => {
+      it('reads every store', async () => {
+        expect(ids(await selectBoth(serviceRole))).toEqual([rowA, rowB].sort());
+      });
+    });
+  });
 }
