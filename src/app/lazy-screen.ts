@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'react';
 import { createElement, use } from 'react';
-import { loadWithRetry } from './load-with-retry.ts';
+import { loadWithRetry } from '../ui/load-with-retry.ts';
 
 export type LazyScreen<P extends object> = FunctionComponent<P> & {
   /** Starts loading the screen's module now (the app's start calls it for the screen it opens on). */

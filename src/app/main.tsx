@@ -14,7 +14,7 @@ import { watchDatabaseBlocked } from './storage-trouble.ts';
 import { registerServiceWorker } from './pwa.ts';
 import { preloadScreenFor } from './routes.tsx';
 import { loadRuntimeConfig } from './runtime-config.ts';
-import { loadWithRetry } from './load-with-retry.ts';
+import { loadWithRetry } from '../ui/load-with-retry.ts';
 import './styles/base.css';
 import './styles/frame.css';
 import './styles/entry.css';

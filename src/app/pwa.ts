@@ -25,5 +25,11 @@ export function registerServiceWorker(onUpdateReady: (apply: () => void) => void
       document.activeElement?.addEventListener('blur', () => setTimeout(reload, 0), { once: true });
     });
   });
-  void workbox.register();
+  const register = (): void => {
+    // Offline when the page finished loading, the worker's script cannot be fetched and
+    // registering fails; try again when the network is back, or the app would never work
+    // offline on this device until someone reloads it online.
+    workbox.register().catch(() => window.addEventListener('online', register, { once: true }));
+  };
+  register();
 }

@@ -13,6 +13,7 @@ import { FigureValue } from '../../ui/FigureWorking.tsx';
 import { readMonth, shiftMonth } from '../../domain/month.ts';
 import { changePercent, formatChange } from '../../domain/last-year.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
+import { loadWithRetry } from '../../ui/load-with-retry.ts';
 import { MonthClosureBar } from '../month-close/MonthClosureBar.tsx';
 import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { monthlyCellRef } from '../history/cell-refs.ts';
@@ -24,7 +25,8 @@ import { useSelectedMonth } from '../session/use-month.ts';
 import { MonthEndFigures } from './MonthEndFigures.tsx';
 import { errorText } from '../../sync/errors.ts';
 
-const HoursMixChart = lazy(() => import('./HoursMixChart.tsx'));
+// Retried until it arrives: a failed lazy load would be remembered, and break the page, for good.
+const HoursMixChart = lazy(() => loadWithRetry(() => import('./HoursMixChart.tsx')));
 
 const limit = (column: keyof LaborGross) => numberLimitOf('monthly_labor_gross_inputs', column);
 const dash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));

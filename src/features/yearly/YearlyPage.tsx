@@ -15,6 +15,7 @@ import { monthInput, YearBlock } from './YearBlock.tsx';
 import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { yearlyCellRef } from '../history/cell-refs.ts';
 import { errorText } from '../../sync/errors.ts';
+import { loadWithRetry } from '../../ui/load-with-retry.ts';
 
 /** The chart's lines: a month without figures (one not yet begun) is a gap, not a drop to zero. */
 function series(year: number, rows: Row[]) {
@@ -29,7 +30,8 @@ function series(year: number, rows: Row[]) {
 const sharesOf = (days: Map<number, MonthDays> | null | undefined) =>
   new Map([...(days ?? new Map<number, MonthDays>())].map(([m, d]) => [m, { daysComplete: d.daysComplete, workDays: d.workDays }]));
 
-const YearlyChart = lazy(() => import('./YearlyChart.tsx'));
+// Retried until it arrives: a failed lazy load would be remembered, and break the page, for good.
+const YearlyChart = lazy(() => loadWithRetry(() => import('./YearlyChart.tsx')));
 
 type Message = { text: string; error: boolean };
 /** Success messages stay 2.5 s, errors 4 s (spec section 9). */
