@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures } from './support/browser.ts';
 import { LoginPageModel, ShellModel } from './support/pages.ts';
 
 describe('the admin area', () => {
@@ -92,6 +93,8 @@ describe('the admin area', () => {
   });
 
   it('says it needs a connection when offline, instead of hanging', async () => {
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await adminContext.setOffline(true);
     await expect.poll(() => admin.getByText('Needs a connection', { exact: false }).count()).toBe(1);
     expect(await admin.getByRole('button', { name: 'Add Store' }).isDisabled()).toBe(true);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures } from './support/browser.ts';
 
 // Until the screens exist, the test puts a signed-in session and one queued edit into the
 // device database directly (the shapes the app's own writes produce), then lets the app
@@ -55,6 +56,8 @@ describe('Background Sync with every tab closed', () => {
       { session, keyValues },
     );
 
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await context.setOffline(true);
     await page.reload();
     await expect.poll(() => page.getByText('1 edit waiting').count(), { timeout: 10_000 }).toBe(1);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures } from './support/browser.ts';
 import type { Cell } from './support/drill-steps.ts';
 import { cellKey, cellLabel, deviceCounts, enter, openMonth, until } from './support/drill-steps.ts';
 
@@ -156,6 +157,8 @@ describe('cells write only what was typed, and keep it', () => {
   it('shows no count and no "never" on reload before it has read them', async () => {
     const { page, context } = b;
     await openMonth(page, e2e.appUrl, month);
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await context.setOffline(true);
     for (const day of [20, 21]) await enter(page, { date: `${month}-${day}`, category: 'I', metric: 'hours', value: day });
     await page.getByText('2 edits waiting').waitFor({ timeout: 10_000 });

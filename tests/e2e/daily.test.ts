@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures } from './support/browser.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -78,6 +79,8 @@ describe('the Daily screen', () => {
 
   it('keeps an entry made offline through an offline reload, and sends it once the network is back', async () => {
     await page.evaluate(async () => navigator.serviceWorker.ready);
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await context.setOffline(true);
     await page.getByLabel('I Hours 2031-03-04').fill('7.5');
     await page.getByLabel('I Sales 2031-03-04').click();

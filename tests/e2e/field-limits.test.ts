@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures, refusedWith } from './support/browser.ts';
 
 describe('field limits in the browser', () => {
   let e2e: E2E;
@@ -58,6 +59,8 @@ describe('field limits in the browser', () => {
 
   beforeAll(async () => {
     e2e = await startE2E();
+    // Two tests type offline.
+    e2e.expectConsoleErrors(offlineFailures);
     ({ page, context } = await e2e.signedInPage('manager@example.com', { width: 1600, height: 1000 }));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.appUrl });
   });
@@ -160,6 +163,8 @@ describe('field limits in the browser', () => {
   });
 
   it('lists an edit the server refused with the field and the range it takes, keeping the server’s words', async () => {
+    // The server refuses it: a 400 the browser logs.
+    e2e.expectConsoleErrors(refusedWith(400));
     // Queued by an app from before the limits (a device that was offline across the update).
     await page.evaluate(async (userId) => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {

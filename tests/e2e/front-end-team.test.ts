@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures } from './support/browser.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -127,6 +128,8 @@ describe('the Front End Team screen', () => {
     await page.goto(`${e2e.appUrl}/front-end-team?month=2031-06`);
     await page.getByLabel('Total ROs Priya Patel').waitFor();
     await page.evaluate(async () => navigator.serviceWorker.ready);
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await context.setOffline(true);
     await page.getByLabel('Total ROs Priya Patel').fill('200');
     await page.getByLabel('Alignments Priya Patel').fill('30');

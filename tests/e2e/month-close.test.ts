@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures, refusedWith } from './support/browser.ts';
 
 describe('closing a month', () => {
   let e2e: E2E;
@@ -89,6 +90,8 @@ describe('closing a month', () => {
     const { page, context } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 900 });
     await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
     await page.goto(`${e2e.appUrl}/daily?month=2032-03`);
+    // Offline on purpose, then the server refuses the edit to the closed month (400).
+    e2e.expectConsoleErrors(offlineFailures, refusedWith(400));
     await context.setOffline(true);
     const input = page.getByLabel('W Sales 2032-03-03');
     await input.fill('2500');

@@ -22,6 +22,33 @@ describe('the installed app without a network', () => {
   });
   afterAll(() => e2e?.close());
 
+  it('installs its worker once the network is back when the page finished loading offline', async () => {
+    const other = await e2e.newContext();
+    const visit = other.pages()[0] ?? (await other.newPage());
+    // An image the test holds keeps the page loading until the network has dropped: the
+    // worker is registered when the page has loaded, and then its script cannot be fetched.
+    let release: () => Promise<void> = async () => undefined;
+    const held = new Promise<void>((resolve) => {
+      void other.route(/\/hold-load\.png$/, (route) => {
+        release = () => route.abort();
+        resolve();
+      });
+    });
+    await other.addInitScript(() => document.addEventListener('DOMContentLoaded', () => document.body.append(Object.assign(new Image(), { src: '/hold-load.png' }))));
+    e2e.expectConsoleErrors(/Failed to load resource: net::ERR_(FAILED|INTERNET_DISCONNECTED)/);
+    await visit.goto(`${e2e.appUrl}/login`, { waitUntil: 'domcontentloaded' });
+    await visit.getByRole('button', { name: 'Login' }).waitFor();
+    await held;
+    await other.setOffline(true);
+    await release();
+    await visit.waitForFunction(() => document.readyState === 'complete');
+    const registered = () => visit.evaluate(async () => (await navigator.serviceWorker.getRegistration()) !== undefined);
+    expect(await registered()).toBe(false);
+    await other.setOffline(false);
+    await expect.poll(registered, { timeout: 15_000 }).toBe(true);
+    await other.close();
+  });
+
   it('is installable: Chromium reports no installability errors', async () => {
     const cdp = await context.newCDPSession(page);
     const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };
@@ -75,5 +102,15 @@ describe('the installed app without a network', () => {
     await expect.poll(() => e2e.securityViolations.length).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { planted?: boolean }).planted)).toBeUndefined();
     e2e.securityViolations.length = 0;
+
+    // An exception nobody caught and an error logged to the console are seen as well.
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('planted uncaught error');
+      });
+      console.error('planted console error');
+    });
+    await expect.poll(() => e2e.pageErrors.join('\n')).toMatch(/pageerror: Error: planted uncaught error[\s\S]*console: planted console error|console: planted console error[\s\S]*pageerror: Error: planted uncaught error/);
+    e2e.pageErrors.length = 0;
   });
 });

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures, refusedWith } from './support/browser.ts';
 import { LoginPageModel, ShellModel } from './support/pages.ts';
 
 describe('signing in and finding one’s way around', () => {
@@ -29,6 +30,8 @@ describe('signing in and finding one’s way around', () => {
 
   it('shows the server’s message for a wrong password and stays on the login page', async () => {
     await login.open(e2e.appUrl);
+    // The server's refusal is a 400 the browser logs.
+    e2e.expectConsoleErrors(refusedWith(400));
     await login.signIn('manager@example.com', 'not-the-password');
     await expect.poll(() => login.error().textContent()).toBe('Invalid login credentials');
     expect(page.url()).toMatch(/\/login$/);
@@ -105,6 +108,8 @@ describe('signing in and finding one’s way around', () => {
     await page.goto(`${e2e.appUrl}/yearly?month=2026-02`);
     await shell.waitForSignedIn();
     await page.evaluate(async () => navigator.serviceWorker.ready);
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await context.setOffline(true);
     await page.reload();
     await shell.waitForSignedIn();

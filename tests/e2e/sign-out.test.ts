@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures } from './support/browser.ts';
 import { LoginPageModel, ShellModel } from './support/pages.ts';
 
 describe('signing out with edits not yet on the server', () => {
@@ -39,6 +40,8 @@ describe('signing out with edits not yet on the server', () => {
   afterAll(() => e2e?.close());
 
   it('shows how many edits wait and changes nothing when the person cancels', async () => {
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await context.setOffline(true);
     await page.getByLabel('Hours Per Day').fill('111');
     await page.getByRole('button', { name: 'Save Targets' }).click();
@@ -58,6 +61,7 @@ describe('signing out with edits not yet on the server', () => {
 
   it('sends them with "Sync now" once online, and then signs out cleanly', async () => {
     // Asked while the edits still wait (once online, sync may send them before a click could).
+    e2e.expectConsoleErrors(offlineFailures);
     await shell.logout();
     const dialog = page.getByRole('dialog', { name: 'Edits not sent yet' });
     await dialog.waitFor();

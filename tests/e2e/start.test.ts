@@ -5,10 +5,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/build-if-needed.ts';
-import { chromiumPath } from './support/harness.ts';
+import { browserFaults, launchBrowser, networkFailures } from './support/browser.ts';
 import { LoginPageModel, ShellModel } from './support/pages.ts';
 
 // `npm start` as a store owner runs it: a fresh data folder, a secret generated on the
@@ -66,11 +65,14 @@ describe('npm start', () => {
   let context: BrowserContext | undefined;
   let profile = '';
   const started: Started[] = [];
+  // The backend is killed and stopped on purpose while a browser is open: its failed requests are expected.
+  const faults = browserFaults([networkFailures]);
   afterAll(async () => {
     await context?.close();
     for (const run of started) if (run.process.exitCode === null) run.process.kill('SIGKILL');
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
     if (profile) await rm(profile, { recursive: true, force: true });
+    faults.check();
   });
 
   it('restarts a killed backend, stops everything on Ctrl-C, and keeps its secret so people sign in after a restart', async () => {
@@ -90,7 +92,8 @@ describe('npm start', () => {
       await context?.close();
       if (profile) await rm(profile, { recursive: true, force: true });
       profile = await mkdtemp(path.join(tmpdir(), 'npm-start-profile-'));
-      context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+      context = await launchBrowser(profile);
+      await faults.watch(context);
       const page = context.pages()[0] ?? (await context.newPage());
       const login = new LoginPageModel(page);
       await login.open(appUrl);

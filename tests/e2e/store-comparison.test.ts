@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures } from './support/browser.ts';
 
 describe('store comparison', () => {
   let e2e: E2E;
@@ -33,11 +34,15 @@ describe('store comparison', () => {
     const second = (await hours()).map((text) => Number(text.replace(/[^0-9.]/g, '')));
     expect(second).toEqual([...first].reverse());
 
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await context.setOffline(true);
     await page.reload();
     await expect.poll(names, { timeout: 20_000 }).toEqual(['Demo Motors', 'Northside Auto Service']);
     await page.getByText('Offline: showing the last comparison read.').waitFor();
     await page.getByText(/as of .+ \((just now|\d+ minutes? ago)\)/).waitFor();
+    // Its offline browser goes, so its failing requests are not logged during the next test.
+    await context.close();
   });
 
   it('refuses a user who is not an admin', async () => {

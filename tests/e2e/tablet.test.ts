@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { untilScreenSettled } from './support/settled.ts';
 
 /**
  * Every screen at the sizes a store uses: a tablet upright and on its side, a laptop and a
@@ -63,7 +64,7 @@ describe('a shop-floor tablet and every other screen size', () => {
         await page.goto(`${e2e.appUrl}${route}`);
         await page.locator('main h1').first().waitFor();
         // Lazily loaded charts and live queries settle.
-        await page.waitForTimeout(600);
+        await untilScreenSettled(page);
         const measured = await measure(page);
         if (size.tablet) problems.push(...measured.small.map((s) => `${route}: small target ${s}`));
         problems.push(...measured.truncated.map((s) => `${route}: truncated ${s}`));

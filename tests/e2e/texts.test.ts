@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures, refusedWith } from './support/browser.ts';
 import { LoginPageModel } from './support/pages.ts';
 
 /** A store of the test's own, with rows and users it wrote itself, so the counts shown are known. */
@@ -47,6 +48,8 @@ describe('the texts a person reads', () => {
 
   beforeAll(async () => {
     e2e = await startE2E();
+    // Three tests work offline: failed requests, and auth-js logging its offline sign-out.
+    e2e.expectConsoleErrors(offlineFailures);
   });
   afterAll(() => e2e?.close());
 
@@ -83,7 +86,8 @@ describe('the texts a person reads', () => {
     const error = page.getByRole('alert');
     await expect.poll(() => error.textContent(), { timeout: 15_000 }).toMatch(/^Cannot reach the server\./);
     await context.setOffline(false);
-    // A wrong password still gets the server's own answer.
+    // A wrong password still gets the server's own answer (a 400 the browser logs).
+    e2e.expectConsoleErrors(refusedWith(400));
     await new LoginPageModel(page).signIn('manager@example.com', 'wrong-password');
     await expect.poll(() => error.textContent(), { timeout: 15_000 }).toBe('Invalid login credentials');
     await context.close();
@@ -185,8 +189,15 @@ describe('the texts a person reads', () => {
     // Offline (the app starts from its service worker), so the queued edit stays queued whatever the countdown does.
     await context.setOffline(true);
     await queueEdit(page, session.user.id, session);
+    // The countdown runs on the page's clock, which the test moves on instead of waiting.
+    await page.clock.install();
     await page.goto(`${e2e.appUrl}/`);
     await page.getByRole('heading', { name: 'Authentication Issue' }).waitFor();
+    const countdown = page.getByText(/^Logging out automatically in \d+ seconds\.$/);
+    const secondsLeft = async () => Number(/\d+/.exec((await countdown.textContent()) ?? '')?.[0]);
+    const shown = await secondsLeft();
+    await page.clock.fastForward(1_000);
+    await expect.poll(secondsLeft).toBe(shown - 1);
     const outboxCount = () =>
       page.evaluate(
         () =>
@@ -208,8 +219,17 @@ describe('the texts a person reads', () => {
     await warning.waitFor();
     expect(await warning.textContent()).toContain('1 edit on this device has not reached the server');
     await page.screenshot({ path: await e2e.screenshotPath('texts-auth-issue-warning') });
-    // Nothing was dropped while the dialog asks, nor by the countdown, which the button stopped.
-    await page.waitForTimeout(11_000);
+    // Nothing was dropped while the dialog asks, nor by the countdown, which the button stopped:
+    // eleven seconds pass on the page's clock, each followed by a turn of its event loop.
+    for (let second = 0; second < 11; second += 1) {
+      await page.clock.fastForward(1_000);
+      await page.evaluate(() => new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      }));
+    }
+    expect(await countdown.count()).toBe(0);
     expect(await outboxCount()).toBe(1);
     expect(page.url()).not.toMatch(/\/login$/);
 

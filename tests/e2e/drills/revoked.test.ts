@@ -9,11 +9,12 @@ import { demo } from '../../support/demo.ts';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
-import { daysOf, deviceCounts, enter, openMonth, until } from '../support/drill-steps.ts';
+import { daysOf, deviceCounts, enter, openMonth, until, untilPast } from '../support/drill-steps.ts';
 import { LoginPageModel, ShellModel } from '../support/pages.ts';
 
 const month = '2031-10';
-const tokenSeconds = 15;
+/** Short, so the removed person's last token has expired within seconds. */
+const tokenSeconds = 5;
 
 describe('drill: revoked while offline', () => {
   let drill: DrillStack;
@@ -21,6 +22,8 @@ describe('drill: revoked while offline', () => {
 
   beforeAll(async () => {
     drill = await startDrillStack({ env: { LOCAL_SUPABASE_JWT_EXPIRY: String(tokenSeconds) } });
+    // The auth library logs the refused refresh of the removed person's session: that is this drill's premise.
+    drill.expectConsoleErrors(/Invalid Refresh Token/);
     tablet = await drill.tablet();
     await tablet.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
   });
@@ -35,10 +38,12 @@ describe('drill: revoked while offline', () => {
     expect((await deviceCounts(page)).outbox).toBe(5);
 
     const admin = drill.backend.client(drill.backend.serviceRoleKey);
+    // The device's last token was issued before this moment, while it was online.
+    const lastTokenBefore = Date.now();
     const { error } = await admin.auth.admin.deleteUser(demo.managerId);
     expect(error).toBeNull();
     // A removed person's access token stays valid until it expires; wait that out offline.
-    await page.waitForTimeout((tokenSeconds + 5) * 1000);
+    await untilPast(lastTokenBefore + (tokenSeconds + 1) * 1000);
     await context.setOffline(false);
 
     // Either the screen says the session ended, or (if the auth library dropped the dead
@@ -66,8 +71,15 @@ describe('drill: revoked while offline', () => {
     await new LoginPageModel(page).signIn('admin@example.com');
     await new ShellModel(page).waitForSignedIn();
     await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
-    // Give the engine time for more than one cycle as this person.
-    await page.waitForTimeout(5_000);
+    // A second whole cycle as this person (the network returning starts one), finished
+    // when its pull has answered: the waiting edits had their chance to be sent.
+    let cutOff = false;
+    const pulled = page.waitForResponse((response) => cutOff && /\/rest\/v1\/rpc\/pull_/.test(response.url()), { timeout: 30_000 });
+    await context.setOffline(true);
+    // No reply arrives while offline: the next pull to answer is the new cycle's.
+    cutOff = true;
+    await context.setOffline(false);
+    await pulled;
     const counts = await deviceCounts(page);
     expect(counts.outbox + counts.deadLetters).toBe(5);
     const { data } = await admin.from('daily_inputs').select('entry_date').gte('entry_date', `${month}-01`).lte('entry_date', `${month}-31`);

@@ -15,6 +15,8 @@ describe('drill: storage trouble', () => {
   let drill: DrillStack;
   beforeAll(async () => {
     drill = await startDrillStack();
+    // The app reports each write the full disk refuses: this drill's premise.
+    drill.expectConsoleErrors(/QuotaExceededError|out of storage/);
   });
   afterAll(() => drill?.close());
 

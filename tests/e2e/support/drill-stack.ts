@@ -9,8 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startAppServer } from '../../../scripts/app-server.ts';
 import { distDir } from '../../../scripts/build-if-needed.ts';
 import type { BackendProcess } from '../../support/backend-process.ts';
@@ -18,9 +17,10 @@ import { startBackendProcess } from '../../support/backend-process.ts';
 import { demo } from '../../support/demo.ts';
 import type { FaultProxy } from './fault-proxy.ts';
 import { startFaultProxy } from './fault-proxy.ts';
-import { chromiumPath } from './harness.ts';
+import { browserFaults, launchBrowser, networkFailures } from './browser.ts';
 import { LoginPageModel, ShellModel } from './pages.ts';
 
+/** `errors`: this tablet's uncaught page errors and unexpected console errors (the stack fails the file on them too). */
 export type Tablet = { page: Page; context: BrowserContext; profile: string; errors: string[] };
 
 export type DrillStack = {
@@ -33,22 +33,11 @@ export type DrillStack = {
   closeTablet(tablet: Tablet): Promise<void>;
   /** supabase-js signed in as a demo person, straight to the backend. */
   signedInClient(email: string): Promise<SupabaseClient>;
+  /** Declares console errors a drill expects beyond failed requests (which every drill causes). */
+  expectConsoleErrors(...patterns: RegExp[]): void;
+  /** Closes everything; fails the file on any CSP violation, uncaught page error or unexpected console error in any tablet. */
   close(): Promise<void>;
 };
-
-/** Page errors and console errors: a drill fails on any exception the app did not handle. */
-function watchErrors(page: Page, errors: string[]): void {
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.name}: ${error.message} ${error.stack?.split('\n').slice(0, 4).join(' | ') ?? ''}`));
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() !== 'error') return;
-    const text = message.text();
-    // The browser logs every failed request of a cut network, and the auth library logs a
-    // token refresh that lost its reply ("TypeError: Failed to fetch") before it retries;
-    // those are the drill, not a fault.
-    if (/Failed to load resource|net::ERR_|ERR_CONNECTION|ERR_EMPTY_RESPONSE|ERR_INTERNET_DISCONNECTED|WebSocket connection|^TypeError: Failed to fetch/i.test(text)) return;
-    errors.push(`console: ${text}`);
-  });
-}
 
 /** `distDir`: the built app to serve (default dist/); a drill may change its files to ship a new version. */
 export async function startDrillStack(options: { env?: Record<string, string>; distDir?: string } = {}): Promise<DrillStack> {
@@ -62,19 +51,17 @@ export async function startDrillStack(options: { env?: Record<string, string>; d
   const open = new Map<BrowserContext, string>();
   const profiles = new Set<string>();
   const clients: SupabaseClient[] = [];
+  // The browser logs every failed request of a cut network, and the auth library logs a
+  // token refresh that lost its reply ("TypeError: Failed to fetch") before it retries;
+  // those are the drill, not a fault.
+  const faults = browserFaults([networkFailures]);
 
   async function launch(profile: string, width: number, height: number): Promise<Tablet> {
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath,
-      headless: true,
-      viewport: { width, height },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    const context = await launchBrowser(profile, { viewport: { width, height } });
     open.set(context, profile);
-    const page = context.pages()[0] ?? (await context.newPage());
     const errors: string[] = [];
-    watchErrors(page, errors);
-    context.on('page', (other) => watchErrors(other, errors));
+    await faults.watch(context, errors);
+    const page = context.pages()[0] ?? (await context.newPage());
     return { page, context, profile, errors };
   }
 
@@ -112,6 +99,8 @@ export async function startDrillStack(options: { env?: Record<string, string>; d
       await app.close();
       await proxy.close();
       await backend.stop();
+      faults.check();
     },
+    expectConsoleErrors: faults.expectConsoleErrors,
   };
 }

@@ -101,6 +101,12 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
   return last;
 }
 
+/** Until the clock has passed `time` (ms since the epoch): for a drill about a token's expiry, whose premise is time passing. */
+export async function untilPast(time: number): Promise<void> {
+  const left = time - Date.now();
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+}
+
 /**
  * Until nothing the device sent is on its way and nothing was sent for 1.5 s: before a
  * drill cuts the network or freezes the backend, so the fault meets the step the drill

@@ -7,11 +7,11 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { startAppServer } from '../../../scripts/app-server.ts';
 import { distDir, projectRoot } from '../../../scripts/build-if-needed.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
+import { browserFaults, launchBrowser } from './browser.ts';
 import { LoginPageModel, ShellModel } from './pages.ts';
 
 export type E2E = {
@@ -28,26 +28,14 @@ export type E2E = {
    * fails the file when this is not empty, so every browser test checks the policy.
    */
   securityViolations: string[];
+  /** Uncaught page errors and console errors not declared expected, in any page of any context; close() fails the file on them too. */
+  pageErrors: string[];
+  /** Declares the console errors this file expects (e.g. failed requests while offline). */
+  expectConsoleErrors(...patterns: RegExp[]): void;
   close(): Promise<void>;
 };
 
-type CspReporter = { __reportCspViolation(text: string): void };
-
-async function watchSecurityPolicy(context: BrowserContext, violations: string[]): Promise<void> {
-  await context.exposeBinding('__reportCspViolation', (_source, text: string) => void violations.push(text));
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as CspReporter).__reportCspViolation(
-        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} in ${event.sourceFile}:${event.lineNumber}`,
-      );
-    });
-  });
-  context.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
-}
-
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { chromiumPath } from './browser.ts';
 
 export async function startE2E(): Promise<E2E> {
   const stack = await startTestStack();
@@ -57,16 +45,12 @@ export async function startE2E(): Promise<E2E> {
     config: { supabaseUrl: stack.url, supabaseAnonKey: stack.keys.anonKey },
   });
   const contexts: Array<{ context: BrowserContext; profile: string }> = [];
-  const securityViolations: string[] = [];
+  const faults = browserFaults();
   async function newContext(): Promise<BrowserContext> {
     const profile = await mkdtemp(path.join(tmpdir(), 'e2e-profile-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-    });
+    const context = await launchBrowser(profile);
     contexts.push({ context, profile });
-    await watchSecurityPolicy(context, securityViolations);
+    await faults.watch(context);
     return context;
   }
   return {
@@ -88,7 +72,9 @@ export async function startE2E(): Promise<E2E> {
       await mkdir(dir, { recursive: true });
       return path.join(dir, `${name}.png`);
     },
-    securityViolations,
+    securityViolations: faults.securityViolations,
+    pageErrors: faults.pageErrors,
+    expectConsoleErrors: faults.expectConsoleErrors,
     async close() {
       for (const { context, profile } of contexts) {
         await context.close().catch(() => undefined);
@@ -96,7 +82,7 @@ export async function startE2E(): Promise<E2E> {
       }
       await app.close();
       await stack.stop();
-      if (securityViolations.length) throw new Error(`The Content-Security-Policy blocked:\n${securityViolations.join('\n')}`);
+      faults.check();
     },
   };
 }
