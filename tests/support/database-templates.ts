@@ -224,9 +224,15 @@ async function dropStalePgliteDumps(): Promise<void> {
 /** Builds every template a run needs before its test files start (vitest global setup). */
 export async function prepareTemplates(serverUrl: string | undefined): Promise<void> {
   const kinds: TemplateKind[] = ['seeded', 'migrated'];
+  const postgres = async (url: string) => {
+    await dropStaleTemplates(url);
+    // One after the other: on a new server the first bootstrap creates the API roles, which
+    // belong to the whole server, and two creating them at once would collide.
+    for (const kind of kinds) await postgresTemplate(url, kind);
+  };
   await Promise.all([
     dropStalePgliteDumps(),
     ...kinds.map((kind) => pgliteTemplate(kind)),
-    ...(serverUrl ? [dropStaleTemplates(serverUrl), ...kinds.map((kind) => postgresTemplate(serverUrl, kind))] : []),
+    ...(serverUrl ? [postgres(serverUrl)] : []),
   ]);
 }
