@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { offlineFailures } from './support/browser.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
@@ -87,6 +88,8 @@ describe('the month-end pack', () => {
 
   it('downloads CSV files that read back to the figures on screen and on the server, also offline', async () => {
     await openPack();
+    // Offline on purpose: the browser logs the requests it cannot make.
+    e2e.expectConsoleErrors(offlineFailures);
     await context.setOffline(true);
     const download = async (name: string) => {
       const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
