@@ -75,9 +75,10 @@ export async function createDevice(stack: TestStack, email: string, options: Dev
     storageKey,
     now: () => Date.now(),
     fetch: network.fetch,
-    timeoutMs: 5_000,
   });
-  const transport = supabaseTransport(client, sessions, { timeoutMs: 5_000 });
+  // The app's own request timeouts: a shorter one made a busy machine's slow answer
+  // (a 300-row push bisecting its refusals) look like a network failure.
+  const transport = supabaseTransport(client, sessions);
   const locks = options.locks ?? new InProcessLocks();
   return {
     db,
