@@ -117,23 +117,28 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
     locks: webLocks() ?? new InProcessLocks(),
     lockName: syncLeaderLock,
     onReport: (report: SyncReport) => {
-      // This tab's own report shows at once: through the device database it would wait
-      // behind every screen's re-read after a sync (half a second after a first sync).
-      lastSyncedAt = newest(lastSyncedAt, report.lastSyncedAt);
+      // This tab's own report shows at once (through the device database it would wait
+      // behind every screen's re-read after a sync), except a new "Last synced" time: that
+      // shows once it is stored, so a page reloaded right after still knows it.
       const { leader, ...shared } = { ...report, lastSyncedAt };
-      // A sync of its own tells when the device last synced; a report without one does not.
-      const lastSyncedRead = status.getState().lastSyncedRead || lastSyncedAt !== null;
-      status.setState({ ...shared, leader, inFlight: report.state === 'syncing', lastSyncedRead });
+      const synced = newest(lastSyncedAt, report.lastSyncedAt);
+      const showSynced = () => {
+        if (synced === null) return; // nothing new: "never" waits for the stored report's read
+        lastSyncedAt = newest(lastSyncedAt, synced);
+        status.setState({ lastSyncedAt, lastSyncedRead: true });
+      };
+      status.setState({ ...shared, leader, inFlight: report.state === 'syncing', lastSyncedRead: status.getState().lastSyncedRead || lastSyncedAt !== null });
       leading = leader;
       followLeadership();
-      // Shared with the other tabs through the device database; when storage is full they miss one report, no more.
-      // A page just loaded may report before it has read the stored report: the device's
-      // last sync is kept, not overwritten by this page's "never".
+      // Shared with the other tabs through the device database; when storage is full they
+      // miss one report, no more. A page just loaded may report before it has read the
+      // stored report: the device's last sync is kept, not overwritten by this page's "never".
       if (leader) {
-        void updateMeta<SyncReport>(db, reportKey, (stored) => ({ ...shared, leader, lastSyncedAt: newest(stored?.lastSyncedAt ?? null, lastSyncedAt) })).catch(
-          () => undefined,
+        void updateMeta<SyncReport>(db, reportKey, (stored) => ({ ...shared, leader, lastSyncedAt: newest(stored?.lastSyncedAt ?? null, synced) })).then(
+          showSynced,
+          showSynced,
         );
-      }
+      } else if (synced !== lastSyncedAt) showSynced();
       if (report.state === 'backing-off' && globalThis.navigator?.onLine === false) registerIfWaiting();
     },
   });
