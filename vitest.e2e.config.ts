@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './tests/support/longest-first.ts';
 
 // Browser tests: the built app and the embedded backend on free ports, driven in the
-// machine's Chromium. One file at a time: a browser per file is plenty for two cores.
+// machine's Chromium. Two files at a time, the longest first: much of a browser test is
+// waiting (for a sync, a token to expire, the network to come back), so a second file's
+// browser and backend use the core the first leaves idle. Every file has its own backend,
+// app server, browser profiles and months, so any two can run together.
 export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.test.ts'],
@@ -10,6 +14,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    fileParallelism: false,
+    maxWorkers: 2,
+    fileParallelism: true,
+    sequence: { sequencer: LongestFirst },
   },
 });

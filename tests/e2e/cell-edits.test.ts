@@ -15,7 +15,8 @@ import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { offlineFailures } from './support/browser.ts';
 import type { Cell } from './support/drill-steps.ts';
-import { cellKey, cellLabel, deviceCounts, enter, openMonth, until } from './support/drill-steps.ts';
+import { cellKey, cellLabel, deviceCounts, enter, openMonth } from './support/drill-steps.ts';
+import { until } from '../support/poll.ts';
 
 const month = '2031-09';
 

@@ -2,6 +2,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { until } from '../support/poll.ts';
+import { untilScreenSettled } from './support/settled.ts';
 
 /**
  * The frame around every screen: from 1024 px up the sidebar (month, links, theme,
@@ -32,7 +34,7 @@ async function open(page: Page, appUrl: string, route: string) {
   await page.goto(`${appUrl}${route}${route.includes('?') ? '&' : '?'}month=2026-11`);
   await page.locator('main h1').first().waitFor();
   // Lazily loaded charts and live queries settle.
-  await page.waitForTimeout(500);
+  await untilScreenSettled(page);
 }
 
 /**
@@ -87,22 +89,28 @@ const frameEdges = (page: Page) =>
     height: innerHeight,
   }));
 
-/** Waits until a smooth scroll has come to rest (two equal readings in a row). */
+/** Waits until a smooth scroll has come to rest (two equal readings in a row, 150 ms apart). */
 async function scrollSettled(page: Page) {
   let last = '';
-  for (let i = 0; i < 40; i += 1) {
-    const now = await page.evaluate(() => `${scrollX},${scrollY},${document.querySelector('main')?.scrollLeft},${document.querySelector('main')?.scrollTop}`);
-    if (now === last) return;
-    last = now;
-    await page.waitForTimeout(150);
-  }
+  await until(
+    () => page.evaluate(() => `${scrollX},${scrollY},${document.querySelector('main')?.scrollLeft},${document.querySelector('main')?.scrollTop}`),
+    (now) => {
+      const still = now === last;
+      last = now;
+      return still;
+    },
+    6_000,
+    'the scroll at rest',
+    150,
+  );
 }
 
 /** Layout shift of a fresh load, summed over every shift not caused by input (Chromium's PerformanceObserver). */
 async function layoutShiftOf(page: Page, url: string): Promise<number> {
   await page.goto(url);
   await page.locator('main h1').first().waitFor();
-  await page.waitForTimeout(3000);
+  // Shifts are counted until the screen has been still for a whole second.
+  await untilScreenSettled(page, { quietMs: 1000 });
   return page.evaluate(() => (window as unknown as { __layoutShift: number }).__layoutShift);
 }
 

@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkReachable, frameInView, layoutShift, pageOverflow, recordLayoutShifts, waitForSettled } from './support/layout-checks.ts';
+import { checkReachable, frameInView, layoutShift, pageOverflow, recordLayoutShifts } from './support/layout-checks.ts';
+import { untilScreenSettled } from './support/settled.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 
@@ -83,7 +84,7 @@ describe('every route fits every screen, from a phone to a desktop', () => {
       await tab.click();
       await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true');
     }
-    await waitForSettled(target);
+    await untilScreenSettled(target);
   }
 
   async function problemsOf(target: Page, route: Route, width: number): Promise<string[]> {

@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
-import { until } from '../support/drill-steps.ts';
+import { until } from '../../support/poll.ts';
 
 const badInputs = ['abc', '1e309', '-5', 'NaN', '12345678901234567890', '😀', '12😀'];
 

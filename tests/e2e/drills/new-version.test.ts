@@ -14,7 +14,8 @@ import { precompress } from '../../../scripts/precompress.ts';
 import type { DrillStack } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
-import { byCell, cellKey, cellLabel, daysOf, deviceCounts, enter, openMonth, serverCells, until } from '../support/drill-steps.ts';
+import { byCell, cellKey, cellLabel, daysOf, deviceCounts, enter, openMonth, serverCells } from '../support/drill-steps.ts';
+import { until } from '../../support/poll.ts';
 
 const month = '2032-01';
 

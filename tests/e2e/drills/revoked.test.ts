@@ -9,7 +9,8 @@ import { demo } from '../../support/demo.ts';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
-import { daysOf, deviceCounts, enter, openMonth, until, untilPast } from '../support/drill-steps.ts';
+import { daysOf, deviceCounts, enter, openMonth, untilPast } from '../support/drill-steps.ts';
+import { until } from '../../support/poll.ts';
 import { LoginPageModel, ShellModel } from '../support/pages.ts';
 
 const month = '2031-10';

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
-import { byCell, cellKey, daysOf, deviceCounts, enter, openMonth, serverCells, until, untilDeviceIdle, untilPast } from '../support/drill-steps.ts';
+import { byCell, cellKey, daysOf, deviceCounts, enter, openMonth, serverCells, untilDeviceIdle, untilPast } from '../support/drill-steps.ts';
+import { until } from '../../support/poll.ts';
 
 const month = '2031-09';
 /** Short, so the tablet's stored token is long expired within seconds of going offline. */

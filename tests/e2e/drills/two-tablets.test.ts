@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
-import { byCell, cellKey, cellLabel, daysOf, deviceCounts, enter, openMonth, serverCells, until } from '../support/drill-steps.ts';
+import { byCell, cellKey, cellLabel, daysOf, deviceCounts, enter, openMonth, serverCells } from '../support/drill-steps.ts';
+import { until } from '../../support/poll.ts';
 
 const month = '2031-08';
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { BrowserContext, Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { startAppServer } from '../../../scripts/app-server.ts';
 import { distDir } from '../../../scripts/build-if-needed.ts';
 import type { BackendProcess } from '../../support/backend-process.ts';
@@ -41,7 +42,8 @@ export type DrillStack = {
 
 /** `distDir`: the built app to serve (default dist/); a drill may change its files to ship a new version. */
 export async function startDrillStack(options: { env?: Record<string, string>; distDir?: string } = {}): Promise<DrillStack> {
-  const backend = await startBackendProcess({ env: options.env });
+  // A copy of the run's prepared data folder: migrated and seeded once, not per drill.
+  const backend = await startBackendProcess({ env: options.env, dataTemplate: inject('backendDataTemplate') });
   const proxy = await startFaultProxy(backend.url);
   const app = await startAppServer({
     distDir: options.distDir ?? distDir,

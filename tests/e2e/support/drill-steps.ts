@@ -3,6 +3,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Page } from 'playwright-core';
 import { demo } from '../../support/demo.ts';
 import type { FaultProxy } from './fault-proxy.ts';
+import { until } from '../../support/poll.ts';
+
 
 export type Cell = { date: string; category: 'CP' | 'W' | 'I'; metric: 'hours' | 'sales'; value: number };
 
@@ -89,17 +91,6 @@ export function byCell(rows: ServerCell[]): Map<string, number> {
 }
 
 export const cellKey = (cell: Cell) => `${cell.date} ${cell.category} ${cell.metric}`;
-
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await read();
-  }
-  return last;
-}
 
 /** Until the clock has passed `time` (ms since the epoch): for a drill about a token's expiry, whose premise is time passing. */
 export async function untilPast(time: number): Promise<void> {

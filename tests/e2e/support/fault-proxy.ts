@@ -10,6 +10,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import net from 'node:net';
+import { seeded } from '../../support/random.ts';
 
 export type DropRule = { path: RegExp; share: number };
 
@@ -31,21 +32,10 @@ export type FaultProxy = {
   close(): Promise<void>;
 };
 
-/** A small seeded generator (mulberry32): the same seed drops the same requests. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function startFaultProxy(target: string, options: { seed?: number } = {}): Promise<FaultProxy> {
   const backend = new URL(target);
-  const random = seeded(options.seed ?? 12);
+  // The same seed drops the same requests.
+  const random = seeded(options.seed ?? 12).next;
   const sockets = new Set<Socket>();
   let isCut = false;
   let delayMs = 0;

@@ -36,38 +36,6 @@ export function layoutShift(page: Page): Promise<{ total: number; sources: strin
   return page.evaluate(() => (window as unknown as ShiftWindow).__layoutShift ?? { total: 0, sources: ['no layout-shift record in this page'] });
 }
 
-/**
- * Waits until the screen has stopped changing: fonts loaded, no finite animation or
- * transition running, nothing busy or "Loading...", and the page's size and element count
- * unchanged over several consecutive polls (live queries and lazy charts have landed).
- */
-export async function waitForSettled(page: Page, timeout = 20_000): Promise<void> {
-  await page.evaluate(() => {
-    (window as unknown as { __settle: { key: string; same: number } }).__settle = { key: '', same: 0 };
-  });
-  await page.waitForFunction(
-    () => {
-      const state = (window as unknown as { __settle: { key: string; same: number } }).__settle;
-      if (document.fonts.status !== 'loaded') return false;
-      const running = document.getAnimations().filter((animation) => {
-        if (animation.playState !== 'running') return false;
-        const timing = animation.effect?.getComputedTiming();
-        return timing?.iterations !== Infinity;
-      });
-      if (running.length) return false;
-      if (document.querySelector('.loading-screen, [aria-busy="true"]')) return false;
-      if ([...document.querySelectorAll('main p')].some((p) => /^Loading\b/.test(p.textContent?.trim() ?? ''))) return false;
-      const root = document.documentElement;
-      const key = `${root.scrollWidth}x${root.scrollHeight}:${document.getElementsByTagName('*').length}:${document.body.innerText.length}`;
-      if (key === state.key) state.same += 1;
-      else Object.assign(state, { key, same: 0 });
-      return state.same >= 4;
-    },
-    undefined,
-    { polling: 150, timeout },
-  );
-}
-
 export type Reachability = { problems: string[]; checked: number };
 
 /**

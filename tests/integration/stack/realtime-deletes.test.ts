@@ -4,6 +4,10 @@ import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
 import { engines } from '../../support/test-databases.ts';
+import { untilTrue } from '../../support/poll.ts';
+/** Until `check` holds (3000 ms unless told). */
+const until = (check: () => boolean | Promise<boolean>, ms = 3000) => untilTrue(check, ms);
+
 
 /** The synced table kinds: store-scoped rows, a user's private rows, and the stores themselves. */
 const tables = ['monthly_targets', 'store_settings', 'user_dashboard_preferences', 'stores'];
@@ -25,14 +29,6 @@ async function listen(client: SupabaseClient, name: string): Promise<Heard> {
     });
   });
   return heard;
-}
-
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe.each(engines)('Realtime deletes reach only those who could have read the row (%s)', (engine) => {

@@ -4,16 +4,12 @@ import { serviceLimits } from '../../../src/domain/limits.ts';
 import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
+import { untilTrue } from '../../support/poll.ts';
+/** Until `check` holds (5000 ms unless told). */
+const until = (check: () => boolean | Promise<boolean>, ms = 5000) => untilTrue(check, ms);
+
 
 type Frame = [string | null, string | null, string, string, Record<string, unknown>];
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function openSocket(stack: TestStack, from = '127.0.0.1'): { socket: WebSocket; frames: Frame[]; closed: Promise<number> } {
   const socket = new WebSocket(`${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.keys.anonKey}&vsn=2.0.0`, {

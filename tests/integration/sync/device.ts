@@ -22,6 +22,7 @@ import type { SyncTransport } from '../../../src/sync/transport.ts';
 import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { TestNetwork } from './network.ts';
+import { seeded } from '../../support/random.ts';
 
 export type Device = {
   db: AppDatabase;
@@ -42,14 +43,6 @@ export type DeviceOptions = {
   locks?: LockProvider;
   signIn?: boolean;
 };
-
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 export async function createDevice(stack: TestStack, email: string, options: DeviceOptions = {}): Promise<Device> {
   const indexedDB = options.indexedDB ?? new IDBFactory();
@@ -93,7 +86,7 @@ export async function createDevice(stack: TestStack, email: string, options: Dev
         transport,
         clock: { now: () => Date.now() },
         timers: { setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
-        random: seededRandom(7),
+        random: seeded(7).next,
         locks,
         ...overrides,
       }),

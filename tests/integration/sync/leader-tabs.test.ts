@@ -7,14 +7,10 @@ import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
 import type { Device } from './device.ts';
 import { createDevice, dailyWrite } from './device.ts';
+import { untilTrue } from '../../support/poll.ts';
+/** Until `check` holds (10000 ms unless told). */
+const until = (check: () => boolean | Promise<boolean>, ms = 10000) => untilTrue(check, ms);
 
-async function until(check: () => Promise<boolean> | boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('three tabs of one browser', () => {
   let stack: TestStack;

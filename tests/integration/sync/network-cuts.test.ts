@@ -3,7 +3,8 @@ import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
 import type { Device } from './device.ts';
-import { createDevice, dailyWrite, seededRandom } from './device.ts';
+import { seeded } from '../../support/random.ts';
+import { createDevice, dailyWrite } from './device.ts';
 
 describe('pushing through a network that breaks', () => {
   let stack: TestStack;
@@ -18,7 +19,7 @@ describe('pushing through a network that breaks', () => {
   });
 
   it('lands each of 500 edits exactly once, as last written, after 50 cuts (some after the server committed)', async () => {
-    const random = seededRandom(42);
+    const random = seeded(42).next;
     const engine = device.engine({ batchSize: 25 });
     const expected = new Map<string, number>();
     const write = async (n: number, value: number) => {

@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../../../support/demo.ts';
 import { engines } from '../../../support/test-databases.ts';
-import { hs256 } from '../hostile/random.ts';
+import { hs256 } from '../hostile/tokens.ts';
 import type { ConformanceStack } from './conformance-stack.ts';
 import { startConformanceStack } from './conformance-stack.ts';
 

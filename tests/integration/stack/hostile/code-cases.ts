@@ -7,8 +7,8 @@
  * stream of cases stays as it was.
  */
 import type { HttpCase } from './http-cases.ts';
-import type { Tokens } from './random.ts';
-import { seeded } from './random.ts';
+import type { Tokens } from './tokens.ts';
+import { seeded } from '../../../support/random.ts';
 
 const types = ['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email'];
 const addresses = ['manager@example.com', 'ADMIN@example.com', ' other@example.com ', 'nobody@example.com', 'ｍａｎａｇｅｒ@example.com'];

@@ -8,7 +8,8 @@
 import { gzipSync } from 'node:zlib';
 import { codeGuessCases } from './code-cases.ts';
 import { stallCases } from './stall-cases.ts';
-import type { Pick, Tokens } from './random.ts';
+import type { Random } from '../../../support/random.ts';
+import type { Tokens } from './tokens.ts';
 
 export type HttpCase = { method: string; path: string; headers: Record<string, string>; body?: string | Buffer<ArrayBuffer> };
 
@@ -55,7 +56,7 @@ const invalidUtf8 = [Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), Bu
 /** A row the server would take, sent only inside a broken envelope (its refusal proves the envelope is checked). */
 const validRow = JSON.stringify({ store_id: '11111111-1111-4111-8111-111111111111', year: 2033, month: 7, metric_key: 'cpElr', target_value: 5 });
 
-export function httpCases(pick: Pick, tokens: Tokens, count: number): HttpCase[] {
+export function httpCases(pick: Random, tokens: Tokens, count: number): HttpCase[] {
   const { one, chance, int } = pick;
   const q = encodeURIComponent;
 

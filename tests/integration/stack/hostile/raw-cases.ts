@@ -5,14 +5,15 @@
  * which reads whatever comes back until the server closes the connection.
  */
 import net from 'node:net';
-import type { Pick, Tokens } from './random.ts';
+import type { Random } from '../../../support/random.ts';
+import type { Tokens } from './tokens.ts';
 
 export type RawCase = { name: string; bytes: Buffer; /** Half-close after writing: the body is cut short. */ cut?: boolean };
 
 const crlf = '\r\n';
 const upgradeHeaders = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
 
-export function rawCases(pick: Pick, tokens: Tokens, count: number): RawCase[] {
+export function rawCases(pick: Random, tokens: Tokens, count: number): RawCase[] {
   const { one, int } = pick;
   const paths = [
     '/rest/v1/stores?select=name', '/rest/v1/%ZZ', '/rest/v1/%', '/rest/v1/%C0%AF', '/auth/v1/%ZZ', '/health', '/', '//a:b/x',

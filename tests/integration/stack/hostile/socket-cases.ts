@@ -5,12 +5,13 @@
  * After its frames, a session that is still open must answer a heartbeat.
  */
 import WebSocket from 'ws';
-import type { Pick, Tokens } from './random.ts';
+import type { Random } from '../../../support/random.ts';
+import type { Tokens } from './tokens.ts';
 
 export type Frame = { text: string } | { binary: Buffer } | { rawText: Buffer };
 export type SocketCase = { query: string; path: string; vsn: string; frames: Frame[] };
 
-export function socketCases(pick: Pick, tokens: Tokens, count: number): SocketCase[] {
+export function socketCases(pick: Random, tokens: Tokens, count: number): SocketCase[] {
   const { one, int, chance } = pick;
   const join = (payload: unknown) => JSON.stringify(['1', '1', `realtime:${one(['t', '', 'x'.repeat(200)])}`, 'phx_join', payload]);
   const texts = [

@@ -7,7 +7,7 @@
  * fixed list, after the generated stream, so that stream stays as it was.
  */
 import type { HttpCase } from './http-cases.ts';
-import type { Tokens } from './random.ts';
+import type { Tokens } from './tokens.ts';
 
 const backReferences = `^${'(.*)'.repeat(12)}${Array.from({ length: 9 }, (_, n) => `\\${n + 1}`).join('')}e$`;
 const patterns = [

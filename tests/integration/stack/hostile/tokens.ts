@@ -1,28 +1,5 @@
-/** The seeded random source of the hostile-request suite, and the tokens its requests carry. */
+/** The tokens the hostile-request suite's requests carry (its random source is tests/support/random.ts). */
 import { createHmac } from 'node:crypto';
-
-export type Pick = {
-  next(): number;
-  one<T>(list: readonly T[]): T;
-  chance(p: number): boolean;
-  /** A whole number from `min` to `max`, both included. */
-  int(min: number, max: number): number;
-};
-
-/** A linear congruential generator: the same seed gives the same requests, so a failure reproduces. */
-export function seeded(seed: number): Pick {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-  return {
-    next,
-    one: (list) => list[Math.floor(next() * list.length)] as (typeof list)[number],
-    chance: (p) => next() < p,
-    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-  };
-}
 
 export type Tokens = {
   manager: string;
