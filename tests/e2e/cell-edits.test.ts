@@ -17,6 +17,7 @@ import { offlineFailures } from './support/browser.ts';
 import type { Cell } from './support/drill-steps.ts';
 import { cellKey, cellLabel, deviceCounts, enter, openMonth } from './support/drill-steps.ts';
 import { until } from '../support/poll.ts';
+import { SyncBarModel } from './support/pages.ts';
 
 const month = '2031-09';
 
@@ -60,7 +61,7 @@ describe('cells write only what was typed, and keep it', () => {
     e2e = await startE2E();
     a = await e2e.signedInPage('manager@example.com');
     b = await e2e.signedInPage('manager@example.com');
-    for (const device of [a, b]) await device.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    for (const device of [a, b]) await new SyncBarModel(device.page).waitForSynced();
   });
   afterAll(() => e2e?.close());
 
@@ -173,7 +174,7 @@ describe('cells write only what was typed, and keep it', () => {
       }).observe(document, { subtree: true, childList: true, characterData: true });
     });
     await page.reload();
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 15_000 });
+    await new SyncBarModel(page).waitForSynced(15_000);
     await page.getByText('2 edits waiting').waitFor({ timeout: 15_000 });
     const seen = await page.evaluate(() => (window as unknown as { __indicator: string[] }).__indicator);
     expect(seen.length).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { until } from '../support/poll.ts';
 import { untilScreenSettled } from './support/settled.ts';
+import { SyncBarModel } from './support/pages.ts';
 
 /**
  * The frame around every screen: from 1024 px up the sidebar (month, links, theme,
@@ -131,7 +132,7 @@ describe('the frame: sidebar, sync bar, menu and skip link', () => {
       }).observe({ type: 'layout-shift', buffered: true });
     });
     // The first sync fills the device, so every screen has its figures to lay out.
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
   });
   afterAll(() => e2e?.close());
 

@@ -2,10 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkReachable, frameInView, layoutShift, pageOverflow, recordLayoutShifts } from './support/layout-checks.ts';
+import { checkReachable, frameInView, layoutShift, pageOverflow, recordLayoutShifts, smallTargets } from './support/layout-checks.ts';
 import { untilScreenSettled } from './support/settled.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { SyncBarModel } from './support/pages.ts';
 
 /**
  * Every route at the sizes the stores use, from an advisor's phone to a manager's desktop,
@@ -17,7 +18,8 @@ import { startE2E } from './support/harness.ts';
  *   (the Front End Team sections scroll inside their own box, not the page);
  * - from 1024 px up the sidebar and the sync bar are in view, also scrolled to the page's
  *   end; below that the Menu button is, at the top of the page;
- * - the layout shifts less than 0.1 in all from load until it has settled.
+ * - the layout shifts less than 0.1 in all from load until it has settled;
+ * - on a tablet (768 and 1024 px) every control is at least 44 px either way.
  * A full-page screenshot of each lands in test-results/screenshots/layout-<route>-<width>.png.
  */
 const sizes = [
@@ -28,6 +30,9 @@ const sizes = [
   { width: 1536, height: 864 },
   { width: 1920, height: 1080 },
 ] as const;
+
+/** A shop-floor tablet, upright and on its side: every control must take a finger. */
+const tabletWidths = new Set([768, 1024]);
 
 /** From 1024 px up the sidebar is always there; below it folds behind the Menu button. */
 const desktopFrom = 1024;
@@ -68,7 +73,7 @@ describe('every route fits every screen, from a phone to a desktop', () => {
     ({ page } = await e2e.signedInPage('admin@example.com', { width: 1366, height: 768 }));
     await recordLayoutShifts(page.context());
     // The first sync brings the demo figures, so every screen lays out real data.
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     const context = await e2e.newContext();
     await recordLayoutShifts(context);
     signedOut = context.pages()[0] ?? (await context.newPage());
@@ -107,6 +112,7 @@ describe('every route fits every screen, from a phone to a desktop', () => {
         problems.push(...(await frameInView(target, 'button.menu-button', 'the Menu button', { alsoScrolled: false })));
       }
     }
+    if (tabletWidths.has(width)) problems.push(...(await smallTargets(target)).map((small) => `small target ${small}`));
     const reach = await checkReachable(target);
     if (reach.checked === 0) problems.push('no control or table heading found to check');
     problems.push(...reach.problems);

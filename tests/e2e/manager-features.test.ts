@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { SyncBarModel } from './support/pages.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
@@ -15,7 +16,7 @@ describe("what a service manager needs beyond the spec's screens", () => {
   beforeAll(async () => {
     e2e = await startE2E();
     ({ page } = await e2e.signedInPage('manager@example.com', { width: 1920, height: 1080 }));
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
   });
   afterAll(() => e2e?.close());
 

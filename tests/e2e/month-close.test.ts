@@ -9,6 +9,7 @@ import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { offlineFailures, refusedWith } from './support/browser.ts';
+import { SyncBarModel } from './support/pages.ts';
 
 describe('closing a month', () => {
   let e2e: E2E;
@@ -19,7 +20,7 @@ describe('closing a month', () => {
 
   it('closes a month from its header, shows who closed it, stops its grid, and lets only an admin reopen it', async () => {
     const { page } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 900 });
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     await page.goto(`${e2e.appUrl}/daily?month=2032-02`);
     const status = page.getByRole('group', { name: 'Month status' });
     await status.getByText('Open').waitFor();
@@ -35,7 +36,7 @@ describe('closing a month', () => {
     expect(rows).toEqual([{ closed: true, by: demo.managerId }]);
 
     const admin = await e2e.signedInPage('admin@example.com', { width: 1366, height: 900 });
-    await admin.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(admin.page).waitForSynced();
     await admin.page.goto(`${e2e.appUrl}/monthly?month=2032-02`);
     await admin.page.getByRole('group', { name: 'Month status' }).getByRole('button', { name: 'Reopen month' }).click();
     await status.getByText('Open').waitFor({ timeout: 30_000 });
@@ -44,7 +45,7 @@ describe('closing a month', () => {
 
   it("shows a cell's history: each change with who made it, on which device, typed and arrived", async () => {
     const { page } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 900 });
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     await page.goto(`${e2e.appUrl}/daily?month=2032-05`);
     const input = page.getByLabel('I Hours 2032-05-04');
     for (const value of ['3', '4.5']) {
@@ -88,7 +89,7 @@ describe('closing a month', () => {
 
   it('puts an offline edit to a month closed meanwhile in the refused list, with who closed it and when', async () => {
     const { page, context } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 900 });
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     await page.goto(`${e2e.appUrl}/daily?month=2032-03`);
     // Offline on purpose, then the server refuses the edit to the closed month (400).
     e2e.expectConsoleErrors(offlineFailures, refusedWith(400));

@@ -8,6 +8,7 @@ import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { offlineFailures } from './support/browser.ts';
+import { SyncBarModel } from './support/pages.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
@@ -59,7 +60,7 @@ describe('the month-end pack', () => {
     e2e = await startE2E();
     ({ page, context } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 900 }));
     lastMonth = (await e2e.stack.database.query<{ m: string }>(`select to_char(current_date - interval '1 month', 'YYYY-MM') as m`)).rows[0]?.m ?? '';
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
   });
   afterAll(() => e2e?.close());
 

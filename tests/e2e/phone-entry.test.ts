@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { SyncBarModel } from './support/pages.ts';
 
 /**
  * Where advisors type, on a phone, a tablet and a laptop: today's row of the daily grid
@@ -137,7 +138,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
   beforeAll(async () => {
     e2e = await startE2E();
     ({ page } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 768 }));
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     today = await page.evaluate(() => {
       const d = new Date();
       return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { offlineFailures } from './support/browser.ts';
+import { SyncBarModel } from './support/pages.ts';
 
 describe('store comparison', () => {
   let e2e: E2E;
@@ -17,7 +18,7 @@ describe('store comparison', () => {
 
   it('lists every store for an admin, sorts by a column, and shows the last copy offline with its age', async () => {
     const { page, context } = await e2e.signedInPage('admin@example.com', { width: 1920, height: 1080 });
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     const month = new Date().toISOString().slice(0, 7);
     await page.goto(`${e2e.appUrl}/compare?month=${month}`);
     const table = page.getByRole('table', { name: 'Stores compared' });

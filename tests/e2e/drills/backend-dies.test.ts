@@ -10,6 +10,7 @@ import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
 import { byCell, cellKey, daysOf, deviceCounts, enter, indicatorText, openMonth, serverCells, showsNothingWaiting, untilDeviceIdle } from '../support/drill-steps.ts';
 import { until } from '../../support/poll.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 const month = '2031-05';
 
@@ -20,7 +21,7 @@ describe('drill: the backend dies mid-shift', () => {
   beforeAll(async () => {
     drill = await startDrillStack();
     tablet = await drill.tablet();
-    await tablet.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(tablet.page).waitForSynced();
   });
   afterAll(() => drill?.close());
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import { until } from '../../support/poll.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 const badInputs = ['abc', '1e309', '-5', 'NaN', '12345678901234567890', '😀', '12😀'];
 
@@ -38,7 +39,7 @@ describe('drill: bad input at the glass', () => {
   beforeAll(async () => {
     drill = await startDrillStack();
     tablet = await drill.tablet();
-    await tablet.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(tablet.page).waitForSynced();
   });
   afterAll(() => drill?.close());
 

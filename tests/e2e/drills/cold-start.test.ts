@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 describe('drill: a cold start in an outage', () => {
   let drill: DrillStack;
@@ -16,7 +17,7 @@ describe('drill: a cold start in an outage', () => {
 
   it("opens signed in with this month's figures, and shows the browser's storage answer", async () => {
     const first = await drill.tablet();
-    await first.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(first.page).waitForSynced();
     await first.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     const hoursTile = async (page: typeof first.page) => page.getByRole('region', { name: 'KPI Dashboard' }).getByText(/^Actual: \d/).nth(1).textContent();
     await first.page.goto(`${drill.appUrl}/?view=all`);

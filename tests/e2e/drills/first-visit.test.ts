@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import { deviceCounts, enter, openMonth } from '../support/drill-steps.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 describe('drill: the first visit is already protected', () => {
   let drill: DrillStack;
@@ -18,7 +19,7 @@ describe('drill: the first visit is already protected', () => {
   it('reloads offline right after the first sign-in, in the same visit', async () => {
     const tablet = await drill.tablet({ width: 1024, height: 768 });
     const { page, context } = tablet;
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     // No navigation since the first load: only the first install's claim gives this page a controller.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await context.setOffline(true);

@@ -11,6 +11,7 @@ import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
 import { byCell, cellKey, daysOf, deviceCounts, enter, indicatorText, openMonth, serverCells, showsNothingWaiting } from '../support/drill-steps.ts';
 import { until } from '../../support/poll.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 const month = '2031-06';
 /** A minute keeps the drill inside CI's budget; the loss rate, not the length, is what breaks a client. */
@@ -23,7 +24,7 @@ describe('drill: replies lost after the server acted', () => {
   beforeAll(async () => {
     drill = await startDrillStack({ env: { LOCAL_SUPABASE_JWT_EXPIRY: '40' } });
     tablet = await drill.tablet();
-    await tablet.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(tablet.page).waitForSynced();
   });
   afterAll(() => drill?.close());
 

@@ -16,6 +16,7 @@ import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
 import { byCell, cellKey, cellLabel, daysOf, deviceCounts, enter, openMonth, serverCells } from '../support/drill-steps.ts';
 import { until } from '../../support/poll.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 const month = '2032-01';
 
@@ -35,7 +36,7 @@ describe('drill: a new version while edits wait', () => {
   it('offers the update, and keeps every waiting edit through it', async () => {
     const tablet = await drill.tablet();
     const { page } = tablet;
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await openMonth(page, drill.appUrl, month);
     drill.proxy.cut();

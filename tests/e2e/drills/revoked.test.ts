@@ -11,7 +11,7 @@ import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
 import { daysOf, deviceCounts, enter, openMonth, untilPast } from '../support/drill-steps.ts';
 import { until } from '../../support/poll.ts';
-import { LoginPageModel, ShellModel } from '../support/pages.ts';
+import { LoginPageModel, ShellModel, SyncBarModel } from '../support/pages.ts';
 
 const month = '2031-10';
 /** Short, so the removed person's last token has expired within seconds. */
@@ -26,7 +26,7 @@ describe('drill: revoked while offline', () => {
     // The auth library logs the refused refresh of the removed person's session: that is this drill's premise.
     drill.expectConsoleErrors(/Invalid Refresh Token/);
     tablet = await drill.tablet();
-    await tablet.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(tablet.page).waitForSynced();
   });
   afterAll(() => drill?.close());
 
@@ -71,7 +71,7 @@ describe('drill: revoked while offline', () => {
     // Someone else signs in on this tablet: the edits are not theirs to send.
     await new LoginPageModel(page).signIn('admin@example.com');
     await new ShellModel(page).waitForSignedIn();
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     // A second whole cycle as this person (the network returning starts one), finished
     // when its pull has answered: the waiting edits had their chance to be sent.
     let cutOff = false;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import { cellLabel, deviceCounts, enter, openMonth } from '../support/drill-steps.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 type QuotaSwitch = { __quotaFull?: boolean };
 
@@ -23,7 +24,7 @@ describe('drill: storage trouble', () => {
   it('keeps a value typed while storage is full, says why, and saves it once there is room', async () => {
     const tablet = await drill.tablet();
     const { page, context } = tablet;
-    await page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(page).waitForSynced();
     // Storage fills up: from now on every IndexedDB write of this origin fails as a full disk does.
     await context.addInitScript(() => {
       for (const method of ['put', 'add'] as const) {

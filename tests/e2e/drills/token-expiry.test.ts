@@ -10,6 +10,7 @@ import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
 import { byCell, cellKey, daysOf, deviceCounts, enter, openMonth, serverCells, untilDeviceIdle, untilPast } from '../support/drill-steps.ts';
 import { until } from '../../support/poll.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 const month = '2031-09';
 /** Short, so the tablet's stored token is long expired within seconds of going offline. */
@@ -22,7 +23,7 @@ describe('drill: the token expires while offline', () => {
   beforeAll(async () => {
     drill = await startDrillStack({ env: { LOCAL_SUPABASE_JWT_EXPIRY: String(tokenSeconds) } });
     tablet = await drill.tablet();
-    await tablet.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 });
+    await new SyncBarModel(tablet.page).waitForSynced();
   });
   afterAll(() => drill?.close());
 

@@ -10,6 +10,7 @@ import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
 import { byCell, cellKey, cellLabel, daysOf, deviceCounts, enter, openMonth, serverCells } from '../support/drill-steps.ts';
 import { until } from '../../support/poll.ts';
+import { SyncBarModel } from '../support/pages.ts';
 
 const month = '2031-08';
 
@@ -40,7 +41,7 @@ describe('drill: two tablets of one store, both offline', () => {
   beforeAll(async () => {
     drill = await startDrillStack();
     [a, b] = await Promise.all([drill.tablet({ width: 1366, height: 900 }), drill.tablet({ width: 1366, height: 900 })]);
-    await Promise.all([a, b].map((t) => t.page.getByText(/^Last synced \d/).waitFor({ timeout: 60_000 })));
+    await Promise.all([a, b].map((t) => new SyncBarModel(t.page).waitForSynced()));
   });
   afterAll(() => drill?.close());
 

@@ -4,24 +4,21 @@ import type { Page } from 'playwright-core';
 import { demo } from '../../support/demo.ts';
 import type { FaultProxy } from './fault-proxy.ts';
 import { until } from '../../support/poll.ts';
+import { DailyGridModel } from './pages.ts';
 
 
 export type Cell = { date: string; category: 'CP' | 'W' | 'I'; metric: 'hours' | 'sales'; value: number };
 
 /** The daily grid's label of a cell, as a person (and a screen reader) finds it. */
-export const cellLabel = (cell: Pick<Cell, 'date' | 'category' | 'metric'>) =>
-  `${cell.category} ${cell.metric === 'hours' ? 'Hours' : 'Sales'} ${cell.date}`;
+export const cellLabel = (cell: Pick<Cell, 'date' | 'category' | 'metric'>) => DailyGridModel.label(cell);
 
 export async function openMonth(page: Page, appUrl: string, month: string): Promise<void> {
-  await page.goto(`${appUrl}/daily?month=${month}`);
-  await page.getByLabel(`CP Hours ${month}-01`).waitFor({ timeout: 30_000 });
+  await new DailyGridModel(page).open(appUrl, month);
 }
 
-/** Types a value and leaves the cell (a cell saves when it loses focus). */
+/** Types a value and leaves the cell (a cell saves as it is typed). */
 export async function enter(page: Page, cell: Cell): Promise<void> {
-  const input = page.getByLabel(cellLabel(cell));
-  await input.fill(String(cell.value));
-  await input.press('Tab');
+  await new DailyGridModel(page).enter(cell);
 }
 
 /** The month's days, `count` of them from the 1st, as ISO dates. */

@@ -214,3 +214,25 @@ export function frameInView(page: Page, selector: string, what: string, { alsoSc
     { selector, what, alsoScrolled },
   );
 }
+
+/**
+ * Controls a finger cannot hit reliably on a tablet: buttons, inputs, selects and the
+ * sidebar's links under 44 px either way (rounded, so 43.5 passes).
+ */
+export function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const name = (el: Element) => el.getAttribute('aria-label') ?? (el.textContent ?? '').trim().slice(0, 40) ?? el.tagName;
+    const visible = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && !el.closest('[aria-hidden="true"]');
+    };
+    const small: string[] = [];
+    for (const el of document.querySelectorAll('button, input, select, a.sidebar-link, .sidebar a')) {
+      if (!visible(el)) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width < 43.5 || box.height < 43.5) small.push(`${el.tagName.toLowerCase()} "${name(el)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+    return small;
+  });
+}

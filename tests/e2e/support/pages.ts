@@ -56,3 +56,50 @@ export class ShellModel {
     await this.page.getByRole('button', { name: 'Logout' }).click();
   }
 }
+
+/** The sync bar at the top of every signed-in screen. */
+export class SyncBarModel {
+  constructor(private readonly page: Page) {}
+
+  /** The bar's words ("3 edits waiting Last synced 10:42"). */
+  status() {
+    return this.page.getByRole('status', { name: 'Sync status' });
+  }
+  /** Until the device has synced at least once (its first sync brings the store's figures). */
+  async waitForSynced(timeout = 60_000) {
+    await this.page.getByText(/^Last synced \d/).waitFor({ timeout });
+  }
+  async syncNow() {
+    await this.page.getByRole('button', { name: 'Sync now' }).click();
+  }
+  async openDetails() {
+    await this.page.getByRole('button', { name: /^Sync (details|issues)/ }).click();
+    return this.page.getByRole('region', { name: 'Sync details' });
+  }
+}
+
+export type GridCell = { date: string; category: 'CP' | 'W' | 'I'; metric: 'hours' | 'sales' };
+
+/** The daily grid (Daily, and the Daily section of the One Page): a cell per day, category and metric. */
+export class DailyGridModel {
+  constructor(private readonly page: Page) {}
+
+  /** The cell's label, as a person (and a screen reader) finds it: "CP Hours 2031-03-05". */
+  static label(cell: GridCell): string {
+    return `${cell.category} ${cell.metric === 'hours' ? 'Hours' : 'Sales'} ${cell.date}`;
+  }
+  /** Opens /daily at a month ("2031-03") and waits for its first day's cell. */
+  async open(appUrl: string, month: string) {
+    await this.page.goto(`${appUrl}/daily?month=${month}`);
+    await this.page.getByLabel(`CP Hours ${month}-01`).waitFor({ timeout: 30_000 });
+  }
+  cell(cell: GridCell) {
+    return this.page.getByLabel(DailyGridModel.label(cell));
+  }
+  /** Types a value and leaves the cell. */
+  async enter(cell: GridCell & { value: number | string }) {
+    const input = this.cell(cell);
+    await input.fill(String(cell.value));
+    await input.press('Tab');
+  }
+}
