@@ -14,12 +14,15 @@ import type { TestDatabase } from '../../support/test-databases.ts';
 import { createTestDatabase, engines } from '../../support/test-databases.ts';
 import { addRowsToEveryTable } from './every-table-rows.ts';
 
-/** The `create function private.record_changes()` statement of a migration. */
+/**
+ * The `create function private.record_changes()` statement of a migration, calling the
+ * registry's lookup where it lives now (20260710000000 moved it out of public).
+ */
 function recordChangesFrom(migration: string): string {
   const source = readFileSync(`${migrationsDir}/${migration}`, 'utf8');
   const found = /create or replace function private\.record_changes\(\)[\s\S]*?\n\$\$;/.exec(source);
   if (!found) throw new Error(`${migration} no longer defines private.record_changes()`);
-  return found[0];
+  return found[0].replaceAll('public.synced_table_key(', 'private.synced_table_key(');
 }
 const previous = recordChangesFrom('20260601000100_change_history_per_statement.sql');
 const current = recordChangesFrom('20260601000200_change_history_by_column.sql');

@@ -32,7 +32,7 @@ export type WalkedTable = { name: string; key: string[]; columns: WalkedColumn[]
 /** The tables with a change-history trigger, each with its key and columns as the catalog has them. */
 export async function auditedTables(db: Queryable): Promise<WalkedTable[]> {
   const { rows } = await db.query<{ name: string; key: string[] }>(
-    `select c.relname::text as name, public.synced_table_key(c.relname::text) as key
+    `select c.relname::text as name, private.synced_table_key(c.relname::text) as key
        from pg_trigger t join pg_class c on c.oid = t.tgrelid
       where t.tgname = 'record_change_update' and c.relnamespace = 'public'::regnamespace
       order by 1`,

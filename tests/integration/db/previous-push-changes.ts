@@ -13,7 +13,7 @@ export type PushFunction = 'push_changes' | 'push_changes_before';
 export async function installPreviousPushChanges(db: Database): Promise<void> {
   const source = readFileSync(`${migrationsDir}/20260302000000_push_changes_batch_bound.sql`, 'utf8');
   // Its own list of tables is swapped for today's registry, so the tables added since are compared too.
-  const withRegistry = source.replace(/v_key := case p_table[\s\S]*?\n {2}end;/, 'v_key := public.synced_table_key(p_table);');
+  const withRegistry = source.replace(/v_key := case p_table[\s\S]*?\n {2}end;/, 'v_key := private.synced_table_key(p_table);');
   if (withRegistry === source) throw new Error('the previous push_changes no longer has the table list this helper replaces');
   await db.exec(withRegistry.replaceAll('public.push_changes(', 'public.push_changes_before('));
 }
