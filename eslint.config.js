@@ -54,4 +54,15 @@ export default tseslint.config(
       ],
     },
   })),
+  {
+    // Supabase deploys an edge function from supabase/functions alone: what it shares with
+    // the app comes from the copies in _shared (npm run functions:shared).
+    files: ['supabase/functions/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src/**', '**/local/**'], message: 'An edge function imports only from supabase/functions (copies in _shared).' }] },
+      ],
+    },
+  },
 );

@@ -1,11 +1,12 @@
 /**
- * Payload rules of the admin function (spec section 5, "User"), as pure functions so
- * they are tested without a server. Each returns the cleaned value or a message the
- * admin screen can show as it is. E-mail and password follow the product's one rule
- * (src/domain/credentials.ts), which the embedded Auth applies too.
+ * Payload rules of the admin function, as pure functions so they are tested without a
+ * server. Each returns the cleaned value or a message the admin screen can show as it
+ * is. E-mail and password follow the product's one rule (src/domain/credentials.ts),
+ * which the embedded Auth applies too; the function reads it from its copy in _shared,
+ * since a deployed function holds nothing from outside supabase/functions.
  */
-import { normaliseEmail, passwordProblem } from '../../../src/domain/credentials.ts';
-import { authLimits } from '../../../src/domain/limits.ts';
+import { normaliseEmail, passwordProblem } from '../_shared/domain/credentials.ts';
+import { authLimits } from '../_shared/domain/limits.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
