@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './tests/support/longest-first.ts';
 
 // Unit and integration tests. Integration tests start real databases (PGlite in-process,
 // and PostgreSQL when TEST_DATABASE_URL is set), so they get generous timeouts.
@@ -29,6 +30,8 @@ const shared = {
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    // The longest files first, so neither process is left with a long file at the end.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
