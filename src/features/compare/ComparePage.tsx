@@ -4,7 +4,7 @@ import type { CachedComparison, StoreMonthPair } from '../../data/repositories/s
 import { cacheComparison, cachedComparison, comparisonOf } from '../../data/repositories/store-comparison.ts';
 import type { TileStatus } from '../../domain/colour-rules.ts';
 import { monthLabel } from '../../domain/month.ts';
-import { dailyMonthOf, todayIso } from '../daily/use-daily-month.ts';
+import { dailyMonthOf, todayIso } from '../../data/month-view.ts';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
 import { errorText } from '../../sync/errors.ts';

@@ -22,8 +22,8 @@ import { GoalAlertNotice } from './GoalAlertNotice.tsx';
 import { withDraftWeeks } from './draft-weeks.ts';
 import { DraftsBar } from './DraftsBar.tsx';
 import { useGoalAlertWatch } from './use-goal-alerts.ts';
-import type { CellKey } from './use-daily-month.ts';
-import { cellKey, todayIso, useDailyMonth } from './use-daily-month.ts';
+import type { CellKey } from '../../data/month-view.ts';
+import { cellKey, todayIso, useDailyMonth } from '../../data/month-view.ts';
 import { errorText } from '../../sync/errors.ts';
 
 type Mode = 'autosave' | 'submit';

@@ -3,8 +3,8 @@ import { cellDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
-import type { CellKey, DailyMonth } from './use-daily-month.ts';
-import { cellKey } from './use-daily-month.ts';
+import type { CellKey, DailyMonth } from '../../data/month-view.ts';
+import { cellKey } from '../../data/month-view.ts';
 import { WeekSummary } from './WeekSummary.tsx';
 
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -4,7 +4,7 @@ import { numberLimitOf } from '../../domain/field-rules.ts';
 import type { GridWeek } from '../../domain/month-grid.ts';
 import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { NumberCell } from '../../ui/NumberCell.tsx';
-import type { WeekFigures } from './use-daily-month.ts';
+import type { WeekFigures } from '../../data/month-view.ts';
 
 type Props = {
   week: GridWeek;

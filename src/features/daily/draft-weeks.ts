@@ -1,6 +1,6 @@
 import type { SubmitDraft } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
-import type { DailyMonth } from './use-daily-month.ts';
+import type { DailyMonth } from '../../data/month-view.ts';
 
 type WeekEdit = { daysComplete?: number | null; workDays?: number | null };
 

@@ -12,7 +12,7 @@ import { recordGoalAlerts } from '../../data/repositories/goal-alerts.ts';
 import type { GoalAlert } from '../../domain/goal-alerts.ts';
 import { crossedThresholds } from '../../domain/goal-alerts.ts';
 import type { MonthFigures } from '../../domain/month-figures.ts';
-import { todayIso } from './use-daily-month.ts';
+import { todayIso } from '../../data/month-view.ts';
 
 export type GoalAlertWatch = {
   alert: GoalAlert | null;

@@ -13,7 +13,7 @@ import type { MonthKey } from '../../domain/month.ts';
 import { yearAndMonth } from '../../domain/month.ts';
 import { monthComplete } from '../../domain/kpi-math.ts';
 import { advisorsOfMonth } from '../../domain/month-advisors.ts';
-import { useMonthDays } from '../daily/use-daily-month.ts';
+import { useMonthDays } from '../../data/month-view.ts';
 import { useSyncStatus } from '../session/session-context.tsx';
 
 export type Advisor = { id: string; name: string };

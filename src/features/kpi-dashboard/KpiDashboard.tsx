@@ -8,7 +8,7 @@ import { saveDashboardPreferences, useDashboardPreferences } from '../../data/re
 import type { KpiId } from '../../domain/kpis.ts';
 import { allKpiIds, orderedSelection } from '../../domain/kpis.ts';
 import { monthLabel, shiftMonth } from '../../domain/month.ts';
-import { useDailyMonth } from '../daily/use-daily-month.ts';
+import { useDailyMonth } from '../../data/month-view.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import type { Figure } from '../../domain/month-figures.ts';

@@ -8,7 +8,7 @@ import type { MonthKey } from '../../domain/month.ts';
 import { yearAndMonth } from '../../domain/month.ts';
 import { monthBounds } from '../../domain/work-days.ts';
 import { NumberCell } from '../../ui/NumberCell.tsx';
-import { todayIso } from '../daily/use-daily-month.ts';
+import { todayIso } from '../../data/month-view.ts';
 import { errorText } from '../../sync/errors.ts';
 
 const fields = [

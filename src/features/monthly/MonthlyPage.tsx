@@ -18,7 +18,7 @@ import { MonthClosureBar } from '../month-close/MonthClosureBar.tsx';
 import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { monthlyCellRef } from '../history/cell-refs.ts';
 import { PacePanel } from '../daily/PacePanel.tsx';
-import { monthlyTableOf, useDailyMonth } from '../daily/use-daily-month.ts';
+import { monthlyTableOf, useDailyMonth } from '../../data/month-view.ts';
 import { salesLastYear } from '../../domain/monthly-table.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';

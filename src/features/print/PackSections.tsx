@@ -2,7 +2,7 @@ import { formatCount, formatCurrency, formatHours, formatRatio } from '../../dom
 import { scoreCardColumns } from '../../domain/front-end-team.ts';
 import { elr } from '../../domain/kpi-math.ts';
 import type { AdvisorMonth } from '../../domain/month-export.ts';
-import type { DailyMonth } from '../daily/use-daily-month.ts';
+import type { DailyMonth } from '../../data/month-view.ts';
 
 /** Each week's part of the month: its days, hours, sales and ELR. */
 export function WeeksSection({ month }: { month: DailyMonth }) {

@@ -8,7 +8,7 @@ import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { downloadText } from '../../ui/download.ts';
 import { KpiRow } from '../daily/KpiRow.tsx';
 import { PacePanel } from '../daily/PacePanel.tsx';
-import { monthlyTableOf, useDailyMonth } from '../daily/use-daily-month.ts';
+import { monthlyTableOf, useDailyMonth } from '../../data/month-view.ts';
 import { useFrontEndTeamMonth } from '../front-end-team/use-team-month.ts';
 import { useAccount, useSyncStatus } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';

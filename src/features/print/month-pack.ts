@@ -5,8 +5,8 @@
  */
 import { addUp, scoreCard, totalsFields } from '../../domain/front-end-team.ts';
 import type { AdvisorMonth, DayValues } from '../../domain/month-export.ts';
-import type { DailyMonth } from '../daily/use-daily-month.ts';
-import { cellKey } from '../daily/use-daily-month.ts';
+import type { DailyMonth } from '../../data/month-view.ts';
+import { cellKey } from '../../data/month-view.ts';
 import type { TeamMonth } from '../front-end-team/use-team-month.ts';
 
 /** Every day of the month, in order, with its six values (empty days included). */

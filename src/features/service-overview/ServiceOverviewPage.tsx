@@ -2,7 +2,7 @@ import { useStoreSettings } from '../../data/repositories/store-and-people.ts';
 import { formatCurrencyOrDash } from '../../domain/format.ts';
 import { monthLabel } from '../../domain/month.ts';
 import { CategorySummary } from '../../ui/CategorySummary.tsx';
-import { useDailyMonth } from '../daily/use-daily-month.ts';
+import { useDailyMonth } from '../../data/month-view.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 

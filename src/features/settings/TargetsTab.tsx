@@ -6,7 +6,7 @@ import { monthLabel, yearAndMonth } from '../../domain/month.ts';
 import { targetFields, targetHints, targetShown } from '../../domain/targets.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { FormMessage, NumberFieldsForm } from '../../ui/NumberFieldsForm.tsx';
-import { useMonthDays } from '../daily/use-daily-month.ts';
+import { useMonthDays } from '../../data/month-view.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { errorText } from '../../sync/errors.ts';

@@ -14,7 +14,7 @@ import { KpiRow } from '../daily/KpiRow.tsx';
 import { PacePanel } from '../daily/PacePanel.tsx';
 import { GoalAlertNotice } from '../daily/GoalAlertNotice.tsx';
 import { useGoalAlertWatch } from '../daily/use-goal-alerts.ts';
-import { cellKey, monthlyTableOf, todayIso, useDailyMonth } from '../daily/use-daily-month.ts';
+import { cellKey, monthlyTableOf, todayIso, useDailyMonth } from '../../data/month-view.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { errorText } from '../../sync/errors.ts';
 

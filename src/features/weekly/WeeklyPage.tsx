@@ -5,7 +5,7 @@ import type { WeekField } from '../../data/repositories/submit-drafts.ts';
 import { discardDrafts, useSubmitDrafts, weekDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { monthLabel } from '../../domain/month.ts';
-import { useDailyMonth } from '../daily/use-daily-month.ts';
+import { useDailyMonth } from '../../data/month-view.ts';
 import { withDraftWeeks } from '../daily/draft-weeks.ts';
 import { WeekSummary } from '../daily/WeekSummary.tsx';
 import { useAccount } from '../session/session-context.tsx';

@@ -8,7 +8,7 @@ import { useSelectedMonth } from '../session/use-month.ts';
 import type { Row } from '../../data/synced-tables.ts';
 import { useYearDaysAsClosed } from '../../data/repositories/month-closures.ts';
 import type { MonthDays } from '../../domain/work-days.ts';
-import { todayIso } from '../daily/use-daily-month.ts';
+import { todayIso } from '../../data/month-view.ts';
 import type { InputField } from './YearBlock.tsx';
 import { monthNames } from '../../domain/month.ts';
 import { monthInput, YearBlock } from './YearBlock.tsx';

@@ -4,25 +4,25 @@
  * or from the store's work pattern), the month's totals of its own days, and its figures.
  */
 import { useMemo } from 'react';
-import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
-import type { MonthRows } from '../../data/repositories/month-rows.ts';
-import { laborEntriesOf, useMonthDayRows, useMonthRows } from '../../data/repositories/month-rows.ts';
-import { asClosedMonth, useClosedMonth } from '../../data/repositories/month-closures.ts';
-import type { MonthlyTable } from '../../domain/monthly-table.ts';
-import { monthlyTable } from '../../domain/monthly-table.ts';
-import { numberOrNull } from '../../data/values.ts';
-import type { IsoDate } from '../../domain/calendar.ts';
-import type { Category, Totals } from '../../domain/kpi-math.ts';
-import type { Mix, MonthFigures } from '../../domain/month-figures.ts';
-import { defaultMixTarget, monthFigures, totalElrTarget } from '../../domain/month-figures.ts';
-import { effectiveTargets } from '../../domain/kpi-math.ts';
-import type { PaceLine } from '../../domain/pace.ts';
-import { monthPaces } from '../../domain/pace.ts';
-import type { GridWeek } from '../../domain/month-grid.ts';
-import { monthGrid } from '../../domain/month-grid.ts';
-import type { MonthKey } from '../../domain/month.ts';
-import type { MonthDays, PartDays } from '../../domain/work-days.ts';
-import { monthDays, withClosedMonths, workPattern } from '../../domain/work-days.ts';
+import type { LabourRow, Metric } from './repositories/daily-inputs.ts';
+import type { MonthRows } from './repositories/month-rows.ts';
+import { laborEntriesOf, useMonthDayRows, useMonthRows } from './repositories/month-rows.ts';
+import { asClosedMonth, useClosedMonth } from './repositories/month-closures.ts';
+import type { MonthlyTable } from '../domain/monthly-table.ts';
+import { monthlyTable } from '../domain/monthly-table.ts';
+import { numberOrNull } from './values.ts';
+import type { IsoDate } from '../domain/calendar.ts';
+import type { Category, Totals } from '../domain/kpi-math.ts';
+import type { Mix, MonthFigures } from '../domain/month-figures.ts';
+import { defaultMixTarget, monthFigures, totalElrTarget } from '../domain/month-figures.ts';
+import { effectiveTargets } from '../domain/kpi-math.ts';
+import type { PaceLine } from '../domain/pace.ts';
+import { monthPaces } from '../domain/pace.ts';
+import type { GridWeek } from '../domain/month-grid.ts';
+import { monthGrid } from '../domain/month-grid.ts';
+import type { MonthKey } from '../domain/month.ts';
+import type { MonthDays, PartDays } from '../domain/work-days.ts';
+import { monthDays, withClosedMonths, workPattern } from '../domain/work-days.ts';
 
 export type CellKey = `${IsoDate}|${LabourRow}|${Metric}`;
 export const cellKey = (date: IsoDate, row: LabourRow, metric: Metric): CellKey => `${date}|${row}|${metric}`;
