@@ -5,8 +5,8 @@ import { monthRowsOf } from '../data/repositories/month-rows.ts';
 import { deviceDatabaseName } from '../data/device.ts';
 import { requestPersistentStorage } from '../data/storage-health.ts';
 import { createAccountService } from '../sync/account.ts';
-import type { Connection } from '../sync/connect.ts';
-import { deferredAdminApi, deferredSyncRuntime } from '../sync/deferred.ts';
+import type { Connection } from './connect.ts';
+import { deferredAdminApi, deferredServerReads, deferredSyncRuntime } from './deferred-services.ts';
 import { createSyncStatusStore } from '../sync/status-store.ts';
 import { App } from './App.tsx';
 import { storedTheme } from './layout/use-theme.ts';
@@ -39,6 +39,7 @@ const connection = new Promise<Connection>((resolve) => {
 });
 const account = createAccountService(db, connection.then(({ client }) => client));
 const sync = deferredSyncRuntime(status, connection.then(({ sync: runtime }) => runtime));
+const reads = deferredServerReads(connection.then(({ reads: server }) => server));
 const admin = deferredAdminApi(connection.then(({ admin: api }) => api));
 // Asked at every start (the browser remembers a yes); the answer shows in the sync details.
 void requestPersistentStorage()
@@ -48,7 +49,7 @@ const reactRoot = createRoot(root);
 const render = (updateReady: (() => void) | null) =>
   reactRoot.render(
     <StrictMode>
-      <App db={db} account={account} sync={sync} admin={admin} updateReady={updateReady} />
+      <App db={db} account={account} sync={sync} reads={reads} admin={admin} updateReady={updateReady} />
     </StrictMode>,
   );
 registerServiceWorker((apply) => render(apply));
@@ -63,7 +64,7 @@ const load = () => {
   if (loading) return;
   loading = true;
   stopWatching();
-  void Promise.all([loadWithRetry(() => import('../sync/connect.ts')), config]).then(([{ connect }, backend]) => connected(connect(backend, db, status)));
+  void Promise.all([loadWithRetry(() => import('./connect.ts')), config]).then(([{ connect }, backend]) => connected(connect(backend, db, status)));
 };
 const afterPaint = () => requestAnimationFrame(() => setTimeout(load));
 const watchers = [

@@ -13,13 +13,9 @@ import { observeMeta, observeStoredSession, observeSyncCounts } from '../data/ob
 import { replayUnsavedWrites } from '../data/local-writes.ts';
 import { exportUnsynced, updateMeta } from '../data/sync-store.ts';
 import { guardClosingPage } from '../data/unsaved-writes.ts';
-import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { syncedTableNames } from '../data/synced-tables.ts';
 import type { CycleResult, SyncReport } from './engine.ts';
 import { SyncEngine } from './engine.ts';
-import { readStoreComparison } from './comparison-api.ts';
-import type { ChangeRecord } from './history-api.ts';
-import { readCellHistory } from './history-api.ts';
 import { InProcessLocks, webLocks } from './leader.ts';
 import type { SessionKeeper } from './session-keeper.ts';
 import type { SyncStatusStore } from './status-store.ts';
@@ -46,10 +42,6 @@ export type SyncRuntime = {
   endSession(): Promise<void>;
   /** Every edit not yet on the server, as a file's text a person can keep. */
   unsyncedEditsText(): Promise<string>;
-  /** A cell's change history, read from the server (online only). */
-  cellHistory(table: SyncedTable, key: Row): Promise<ChangeRecord[]>;
-  /** Every store's rows for a month and the same month last year (admins only), from the server. */
-  storeComparison(month: string): Promise<unknown>;
   stop(): Promise<void>;
 };
 
@@ -249,8 +241,6 @@ export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseCli
       await client.auth.signOut({ scope: 'local' }).catch(() => undefined);
     },
     unsyncedEditsText: async () => JSON.stringify(await exportUnsynced(db), null, 2),
-    cellHistory: (table, key) => readCellHistory(client, table, key),
-    storeComparison: (month) => readStoreComparison(client, month),
     stop,
   };
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AdminUser, Store } from '../../sync/admin-api.ts';
+import type { AdminUser, Store } from '../../server/admin-api.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { FormMessage } from '../../ui/NumberFieldsForm.tsx';
 import { useAdminApi, useSyncStatus } from '../session/session-context.tsx';

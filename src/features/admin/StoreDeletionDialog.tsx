@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Store, StoreDeletionImpact } from '../../sync/admin-api.ts';
+import type { Store, StoreDeletionImpact } from '../../server/admin-api.ts';
 import { ModalDialog } from '../../ui/ModalDialog.tsx';
 import { useAdminApi } from '../session/session-context.tsx';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { fieldLimits } from '../../domain/limits.ts';
-import type { AdminUser, Store } from '../../sync/admin-api.ts';
+import type { AdminUser, Store } from '../../server/admin-api.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { useAdminApi } from '../session/session-context.tsx';
 import { StoreDeletionDialog } from './StoreDeletionDialog.tsx';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import type { AdminUser, Store, UserProfileInput } from '../../sync/admin-api.ts';
+import type { AdminUser, Store, UserProfileInput } from '../../server/admin-api.ts';
 import { authLimits } from '../../domain/limits.ts';
 import { isAdminFlag } from '../../domain/people.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';

@@ -6,7 +6,7 @@ import type { TileStatus } from '../../domain/colour-rules.ts';
 import { monthLabel } from '../../domain/month.ts';
 import { dailyMonthOf, todayIso } from '../../data/month-view.ts';
 import { useSelectedMonth } from '../session/use-month.ts';
-import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
+import { useServerReads, useSyncStatus } from '../session/session-context.tsx';
 import { errorText } from '../../sync/errors.ts';
 
 type Cell = { value: number | null; text: string; status?: TileStatus };
@@ -73,7 +73,7 @@ function ageText(fetchedAt: number, now: number): string {
  */
 export function ComparePage() {
   const device = useDevice();
-  const sync = useSyncRuntime();
+  const reads = useServerReads();
   const { online } = useSyncStatus();
   const { month } = useSelectedMonth();
   const [data, setData] = useState<{ fetchedAt: number; stores: StoreMonthPair[]; age: string } | null>(null);
@@ -89,7 +89,7 @@ export function ComparePage() {
       }
       setMessage('Reading every store...');
       try {
-        const answer = await sync.storeComparison(month);
+        const answer = await reads.storeComparison(month);
         const fetchedAt = Date.now();
         await cacheComparison(device.db, month, answer, fetchedAt);
         setData({ fetchedAt, stores: comparisonOf(month, answer), age: ageText(fetchedAt, fetchedAt) });
@@ -98,7 +98,7 @@ export function ComparePage() {
         setMessage(`${errorText(error)}${cached ? ' Showing the last comparison read.' : ''}`);
       }
     },
-    [device, month, online, sync],
+    [device, month, online, reads],
   );
 
   const load = useCallback(

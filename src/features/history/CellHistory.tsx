@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { FocusEvent } from 'react';
-import type { ChangeRecord } from '../../sync/history-api.ts';
+import type { ChangeRecord } from '../../server/history-api.ts';
 import type { CellRef } from './cell-refs.ts';
 import { isSyncedTable } from '../../data/synced-tables.ts';
-import { useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
+import { useServerReads, useSyncStatus } from '../session/session-context.tsx';
 import { errorText } from '../../sync/errors.ts';
 
 /** The field a cell names itself (its data-history), when the screen gave it one. */
@@ -38,7 +38,7 @@ const shown = (value: unknown) => (value === null || value === undefined ? 'empt
  * first (who, which device, typed and arrived, old and new). Needs a connection.
  */
 export function CellHistory({ cell }: { cell: CellRef | null }) {
-  const sync = useSyncRuntime();
+  const reads = useServerReads();
   const { online } = useSyncStatus();
   const [shownFor, setShownFor] = useState<string | null>(null);
   const [records, setRecords] = useState<ChangeRecord[] | null>(null);
@@ -51,7 +51,7 @@ export function CellHistory({ cell }: { cell: CellRef | null }) {
     if (!online) return setMessage('The history is kept on the server: it needs a connection.');
     setMessage('Loading...');
     try {
-      const all = await sync.cellHistory(target.table, target.key);
+      const all = await reads.cellHistory(target.table, target.key);
       setRecords(all.filter((record) => record.field === target.field));
       setMessage(null);
     } catch (error) {

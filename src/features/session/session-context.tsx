@@ -1,16 +1,18 @@
 /**
- * The running services the screens use: who is signed in (AccountService) and sync
- * (SyncRuntime). Created once by the app; screens reach them only through these hooks.
+ * The running services the screens use: who is signed in (AccountService), sync
+ * (SyncRuntime), and the calls made straight to the server (ServerReads, AdminApi).
+ * Created once by the app; screens reach them only through these hooks.
  */
 import { createContext, useContext } from 'react';
 import type { ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { Account, AccountService, AccountState } from '../../sync/account.ts';
-import type { AdminApi } from '../../sync/admin-api.ts';
+import type { AdminApi } from '../../server/admin-api.ts';
+import type { ServerReads } from '../../server/server-reads.ts';
 import type { SyncStatus } from '../../sync/status-store.ts';
 import type { SyncRuntime } from '../../sync/sync-runtime.ts';
 
-type Session = { account: AccountService; sync: SyncRuntime; admin: AdminApi };
+type Session = { account: AccountService; sync: SyncRuntime; reads: ServerReads; admin: AdminApi };
 
 const SessionContext = createContext<Session | null>(null);
 
@@ -41,6 +43,11 @@ export function useSignIn() {
 
 export function useAdminApi(): AdminApi {
   return useSession().admin;
+}
+
+/** The change history and the store comparison, read from the server (online only). */
+export function useServerReads(): ServerReads {
+  return useSession().reads;
 }
 
 export function useSyncRuntime(): SyncRuntime {

@@ -4,7 +4,7 @@ import { AppDatabase } from '../../../src/data/app-database.ts';
 import type { Device } from '../../../src/data/device-context.tsx';
 import { storeMembers } from '../../../src/features/admin/StoresTab.tsx';
 import { migrateLegacyKpiPreferences } from '../../../src/features/settings/legacy-kpi-preferences.ts';
-import type { AdminUser } from '../../../src/sync/admin-api.ts';
+import type { AdminUser } from '../../../src/server/admin-api.ts';
 
 const user = (email: string, store: string | null): AdminUser => ({
   id: email,

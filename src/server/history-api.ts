@@ -5,7 +5,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Row, SyncedTable } from '../data/synced-tables.ts';
-import { ServerError } from './errors.ts';
+import { ServerError } from '../sync/errors.ts';
 
 export type ChangeRecord = {
   field: string;

@@ -1,6 +1,6 @@
 /** Reads the store comparison (admins only; the database refuses everyone else). */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { ServerError } from './errors.ts';
+import { ServerError } from '../sync/errors.ts';
 
 /** `month` is 'YYYY-MM'; the answer is the server's rows per store, as store_comparison gives them. */
 export async function readStoreComparison(client: SupabaseClient, month: string): Promise<unknown> {

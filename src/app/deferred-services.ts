@@ -3,9 +3,10 @@
  * loading (connect.ts): each call waits for it, then runs. Nothing here imports
  * supabase-js, so the first screen does not wait for it.
  */
-import type { AdminApi } from './admin-api.ts';
-import type { SyncStatusStore } from './status-store.ts';
-import type { SyncRuntime } from './sync-runtime.ts';
+import type { AdminApi } from '../server/admin-api.ts';
+import type { ServerReads } from '../server/server-reads.ts';
+import type { SyncStatusStore } from '../sync/status-store.ts';
+import type { SyncRuntime } from '../sync/sync-runtime.ts';
 
 type AsyncMethods<T> = { [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never }[keyof T];
 
@@ -25,8 +26,12 @@ function waitingFor<T, K extends AsyncMethods<T>>(loading: Promise<T>, names: re
 export function deferredSyncRuntime(status: SyncStatusStore, loading: Promise<SyncRuntime>): SyncRuntime {
   return {
     status,
-    ...waitingFor(loading, ['syncNow', 'signOut', 'endSession', 'unsyncedEditsText', 'cellHistory', 'storeComparison', 'stop'] as const),
+    ...waitingFor(loading, ['syncNow', 'signOut', 'endSession', 'unsyncedEditsText', 'stop'] as const),
   };
+}
+
+export function deferredServerReads(loading: Promise<ServerReads>): ServerReads {
+  return waitingFor(loading, ['cellHistory', 'storeComparison'] as const);
 }
 
 export function deferredAdminApi(loading: Promise<AdminApi>): AdminApi {

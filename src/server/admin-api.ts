@@ -5,7 +5,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { FunctionsHttpError } from '@supabase/supabase-js';
-import { errorText } from './errors.ts';
+import { errorText } from '../sync/errors.ts';
 
 export type AdminUser = {
   id: string;
