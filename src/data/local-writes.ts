@@ -13,7 +13,7 @@ import type { AppDatabase, OutboxEntry } from './app-database.ts';
 import type { Row, SyncedTable } from './synced-tables.ts';
 import { keyOf, keyText, syncedTables } from './synced-tables.ts';
 import { isQuotaError } from './storage-health.ts';
-import { sameValue } from './values.ts';
+import { sameValue } from '../domain/conflict-rule.ts';
 import { forgetUnsavedWrite, holdingThePage, noteUnsavedWrite, unsavedWrites } from './unsaved-writes.ts';
 
 export type WriteContext = { userId: string; now: number };

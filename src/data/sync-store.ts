@@ -8,7 +8,8 @@
 import type { AppDatabase, ConflictRecord, OutboxEntry, PullCursor, SentValues } from './app-database.ts';
 import type { Row, SyncedTable } from './synced-tables.ts';
 import { isSyncedTable, keyOf, keyText } from './synced-tables.ts';
-import { sameValue } from './values.ts';
+import type { FieldConflict } from '../domain/conflict-rule.ts';
+import { conflictsOf } from '../domain/conflict-rule.ts';
 
 /** The outbox entries of one user, oldest first. */
 export function pendingEntries(db: AppDatabase, userId: string): Promise<OutboxEntry[]> {
@@ -18,20 +19,8 @@ export function pendingEntries(db: AppDatabase, userId: string): Promise<OutboxE
 /** An outbox entry as it was sent; `base` is what its fields held before this device's edit. */
 export type SentEntry = { seq: number; rev: number; changes: Row; base?: Row };
 
-/**
- * Whether the server's value of a field may be this device's own: a value an earlier push
- * of the entry sent, whose answer was lost. The entry's base is still the value before
- * it, so without this the device would log its own value as another device's.
- */
-function sentEarlier(entry: Pick<OutboxEntry, 'unconfirmed'> | undefined, field: string, value: unknown): boolean {
-  return (entry?.unconfirmed ?? []).some((sent) => field in sent.changes && sameValue(sent.changes[field], value));
-}
-
-/** The value another device replaced: the newest this device sent of the field, else the edit's base. */
-function replacedValue(entry: Pick<OutboxEntry, 'unconfirmed'>, field: string, base: unknown): unknown {
-  const sent = (entry.unconfirmed ?? []).filter((note) => field in note.changes);
-  return sent.length > 0 ? sent[sent.length - 1]?.changes[field] : base;
-}
+/** Conflicts found for one outbox entry, as the conflict log keeps them. */
+const logged = (table: SyncedTable, key: string, found: FieldConflict[], at: number): ConflictRecord[] => found.map((conflict) => ({ table, key, ...conflict, at }));
 
 /**
  * Notes, before a push leaves, what it sends for each entry: if its answer is lost after
@@ -53,20 +42,13 @@ export async function noteSending(db: AppDatabase, sent: SentEntry[]): Promise<v
 }
 
 /**
- * Another device's value this push has just overwritten: the server held something
- * other than the value the edit replaced, the edit itself, or a value an earlier push of
- * this device sent. Two devices that pull before either pushes find out only here.
+ * Another device's values this push has just overwritten, by the conflict rule, from the
+ * row as the server held it just before the write. Two devices that pull before either
+ * pushes find out only here. Only pushes before this one count as this device's own.
  */
 function overwritten(table: SyncedTable, item: SentEntry, current: OutboxEntry, before: Row, now: number): ConflictRecord[] {
-  const found: ConflictRecord[] = [];
-  const earlier = { unconfirmed: (current.unconfirmed ?? []).filter((note) => note.rev < item.rev) };
-  for (const [field, ours] of Object.entries(item.changes)) {
-    const theirs = before[field];
-    const replaced = item.base?.[field];
-    if (sameValue(theirs, replaced) || sameValue(theirs, ours) || sentEarlier(earlier, field, theirs)) continue;
-    found.push({ table, key: current.key, field, old: replacedValue(earlier, field, replaced) ?? null, theirs: theirs ?? null, ours, at: now });
-  }
-  return found;
+  const sentEarlier = (current.unconfirmed ?? []).filter((note) => note.rev < item.rev).map((note) => note.changes);
+  return logged(table, current.key, conflictsOf({ ours: item.changes, replaced: item.base, sentEarlier, server: before }), now);
 }
 
 /**
@@ -143,10 +125,10 @@ async function pendingByKey(db: AppDatabase, table: SyncedTable, keys: string[])
 
 /**
  * Merges server rows into the mirror: the server's values, except fields with a pending
- * local edit, which stay as edited (local view = server rows + pending edits). When the
- * server's value of such a field moved away from the value the edit replaced, another
- * device changed it meanwhile: that goes into the conflict log, and this device's value
- * will still win when it arrives at the server.
+ * local edit, which stay as edited (local view = server rows + pending edits). What the
+ * server's value of such a field says about another device goes by the conflict rule
+ * (src/domain/conflict-rule.ts): this device's value still wins when it arrives at the
+ * server, and the server's value becomes what the edit replaces.
  *
  * A page is merged in bulk (one outbox read, one bulkPut, one bulkDelete) inside the
  * caller's transaction: a first sync is thousands of rows, and live queries see the
@@ -169,26 +151,22 @@ async function mergeServerRows(db: AppDatabase, table: SyncedTable, rows: Row[],
   const bases = new Map<number, Row>();
   for (const { row, key, text } of placed) {
     const entries = pending.get(text) ?? [];
-    if (row.deleted_at) {
-      // Removed on the server: a pending edit of it cannot land anywhere visible, so say so.
-      for (const entry of entries) conflicts.push({ table, key: entry.key, field: '*', old: null, theirs: 'deleted', ours: entry.changes, at: now });
-      finalByKey.set(text, { remove: key });
-      continue;
-    }
     const merged: Row = { ...row };
     for (const entry of entries) {
+      // A row met twice in one page is met the second time with the first's values as the base.
       const base = { ...(bases.get(entry.seq ?? -1) ?? entry.base) };
+      const sentEarlier = (entry.unconfirmed ?? []).map((note) => note.changes);
+      const server = row.deleted_at ? 'deleted' : row;
+      conflicts.push(...logged(table, entry.key, conflictsOf({ ours: entry.changes, replaced: base, sentEarlier, server }), now));
+      // Removed on the server: the edit cannot land anywhere visible (logged above) and keeps its base.
+      if (server === 'deleted') continue;
       for (const [field, ours] of Object.entries(entry.changes)) {
-        const theirs = row[field];
-        if (!sameValue(theirs, base[field]) && !sameValue(theirs, ours) && !sentEarlier(entry, field, theirs)) {
-          conflicts.push({ table, key: entry.key, field, old: replacedValue(entry, field, base[field]) ?? null, theirs: theirs ?? null, ours, at: now });
-        }
-        base[field] = theirs ?? null;
+        base[field] = row[field] ?? null;
         merged[field] = ours;
       }
       if (entry.seq !== undefined) bases.set(entry.seq, base);
     }
-    finalByKey.set(text, { put: merged });
+    finalByKey.set(text, row.deleted_at ? { remove: key } : { put: merged });
   }
   const puts: Row[] = [];
   const removals: unknown[][] = [];
