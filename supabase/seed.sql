@@ -175,7 +175,7 @@ where d.month_first < current_date;
 
 -- Repair orders, gross, sublet and unapplied time of each month, from its hours and sales;
 -- each margin moves month to month within its labour type's usual band (to the hundredth
--- of a point, as real gross does, never a whole percent by design).
+-- of a point, as real gross does, never a whole percent, on purpose).
 create temporary table demo_gross as
 select m.*,
        round(m.cp_hours / (1.95 + (abs(hashtext(m.month_first::text || 'cpro')) % 30) / 100.0)) as cp_ros,

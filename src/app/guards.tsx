@@ -66,7 +66,7 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
   );
 }
 
-/** The login page; once signed in, the One Page view (the spec's landing screen). */
+/** The login page; once signed in, the first screen (docs/screens.md, "Rules the screens keep"). */
 export function LoginRoute({ children }: { children: ReactNode }) {
   const state = useAccountState();
   if (state.status === 'signed-in') return <Navigate to="/" replace />;

@@ -16,7 +16,7 @@ export type TileStatus = 'no-target' | 'no-data' | 'good' | 'warning' | 'behind'
 
 export type ColourRule = 'higher-is-better' | 'lower-is-better' | 'mix' | 'progress';
 
-/** Amber begins at 80% of target (spec section 9); red below. */
+/** Amber begins at 80% of target; red below (docs/figures.md, "The colour rules"). */
 export const amberFrom = 0.8;
 /** Mix distances in percentage points: green within the first, amber within the second. */
 export const mixBands = { green: 5, amber: 15 } as const;
@@ -32,7 +32,7 @@ export function asShown(value: number | null, decimals: number): number | null {
   return Math.round(value * scale) / scale;
 }
 
-/** Higher is better, as the spec colours tiles: a zero figure is "No Data". */
+/** Higher is better: a zero figure is "No Data" (docs/figures.md, "The colour rules"). */
 export function higherIsBetter(actual: number | null, target: number | null): TileStatus {
   if (!target) return 'no-target';
   if (actual === null || !Number.isFinite(actual) || actual === 0) return 'no-data';

@@ -1,5 +1,5 @@
 /**
- * The service department's KPI arithmetic (spec section 9): month complete, per-day
+ * The service department's KPI arithmetic (docs/figures.md, "KPI tiles"): month complete, per-day
  * figures, effective labour rates, CP hours per RO, pacing and targets, tile status.
  * Every division by zero has a defined answer, so a new month shows zeros, not NaN.
  */
@@ -48,7 +48,7 @@ export function dailyAverage(total: number, daysComplete: number | null): number
 
 export type { TileStatus } from './colour-rules.ts';
 
-/** The tiles' colour for figures where more is better (spec section 9); see colour-rules.ts. */
+/** The tiles' colour for figures where more is better (docs/figures.md, "The colour rules"); see colour-rules.ts. */
 export { higherIsBetter as tileStatus } from './colour-rules.ts';
 
 export const defaultTargets = {
@@ -64,7 +64,7 @@ type StoredTargets = Readonly<Record<string, number | null | undefined>>;
 
 /**
  * The targets the figures use: stored values (under either spelling of the ELR keys),
- * else the spec's defaults. Total ELR stays null unless stored: month-figures.ts then
+ * else the defaults of docs/figures.md. Total ELR stays null unless stored: month-figures.ts then
  * weighs the category targets by the month's hours. The operational tiles' targets are
  * null until a store sets them (there is no sensible default for a count of open ROs).
  */

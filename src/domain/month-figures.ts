@@ -18,7 +18,7 @@ import { money2, num1, num2 } from './working-format.ts';
 
 export type Mix = Record<Category, number>;
 
-/** The Work Mix target until a store sets its own (the spec's "CP 40%, W 30%, I 30%"). */
+/** The Work Mix target until a store sets its own: CP 40%, W 30%, I 30% (docs/figures.md, "KPI tiles"). */
 export const defaultMixTarget: Mix = { CP: 40, W: 30, I: 30 };
 
 export type OperationalCounts = {
@@ -65,8 +65,8 @@ const labelOf = (id: KpiId) => kpiCatalogue.find((kpi) => kpi.id === id)?.label 
 
 /**
  * Total ELR target: a stored one, else the category targets weighted by this month's
- * hours in each (the CP target while no hours are recorded). The spec summed the three
- * ($540 with the default targets), a figure no shop sells at.
+ * hours in each (the CP target while no hours are recorded). The specification summed the
+ * three ($540 with the default targets), a figure no shop sells at (docs/figures.md).
  */
 export function totalElrTarget(inputs: Pick<MonthInputs, 'totals' | 'targets'>): { value: number; derived: boolean; working: string } {
   const targets = effectiveTargets(inputs.targets);

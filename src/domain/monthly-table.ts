@@ -1,5 +1,5 @@
 /**
- * The Monthly Performance table (spec section 2): five labour rows with their repair
+ * The Monthly Performance table (docs/figures.md, "Monthly table"): five labour rows with their repair
  * orders, hours, sales, gross and gross percentage, and the footer. Each total adds up
  * exactly what its column shows: TOTAL SALES the SALES column (customer pay, warranty and
  * internal from the daily grid, sublet as entered), TOTAL LABOUR the GROSS column (all

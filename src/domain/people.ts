@@ -21,7 +21,7 @@ export function personName(metadata: AccountMetadata | null | undefined, email: 
   return text(metadata?.displayName) ?? text(metadata?.firstName) ?? text(email?.split('@')[0]) ?? 'User';
 }
 
-/** The spec reads the admin flag as boolean true or the string "true". */
+/** An admin flag counts as boolean true or the string "true" (docs/screens.md, "Rules the screens keep"). */
 export function isAdminFlag(value: unknown): boolean {
   return value === true || value === 'true';
 }

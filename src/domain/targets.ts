@@ -1,4 +1,4 @@
-/** Monthly targets: the keys Settings edits, their labels and the spec's defaults. */
+/** Monthly targets: the keys Settings edits, their labels and their defaults (docs/figures.md, "KPI tiles"). */
 
 export const targetFields = [
   { key: 'hoursPerDay', label: 'Hours Per Day', fallback: 100 },

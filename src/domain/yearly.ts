@@ -1,7 +1,8 @@
 /**
- * The yearly trend's derived columns (spec section 3, "Derived monthly values") and its
- * AVG and Total rows. ros holds the month's hours, as the spec reads it. Where the spec's
- * arithmetic gives a figure nobody could use, this differs (docs/figures.md):
+ * The yearly trend's derived columns and its AVG and Total rows (docs/figures.md,
+ * "Yearly"). The stored field `ros` holds the month's hours. Where the specified
+ * arithmetic gives a figure nobody could use, this differs (docs/figures.md, "Where this
+ * differs from the specification"):
  *  - Hours Per Day is the month's hours over its days complete (the Hours Per Day tile's
  *    figure), not sales over hours (that is the labour rate);
  *  - NET and ROS need the month's expenses: while none is entered (a month not yet closed

@@ -9,7 +9,7 @@ export type CategoryLine = { name: string; hours: number; sales: number };
 /**
  * Hours, sales and ELR per labour category, each showing how it was computed. With
  * `averageOver` the hours and sales are daily averages over that many days complete (over
- * 1 when none, as the spec has it); the ELR always comes from the totals.
+ * 1 when none: docs/figures.md, "Daily, Weekly and Today"); the ELR always comes from the totals.
  */
 export function CategorySummary({ label, lines, averageOver }: { label: string; lines: CategoryLine[]; averageOver?: number | null }) {
   const averaging = averageOver !== undefined;

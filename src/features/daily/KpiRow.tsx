@@ -3,7 +3,7 @@ import type { MonthFigures } from '../../domain/month-figures.ts';
 import { lastYearLine } from '../../domain/month-figures.ts';
 import { KpiTile } from '../../ui/KpiTile.tsx';
 
-/** The daily screens' tiles (spec: Month Complete, Hours and Sales Per Day, and the four ELRs). */
+/** The daily screens' tiles: Month Complete, Hours and Sales Per Day, and the four ELRs (docs/screens.md). */
 export const dailyTiles: KpiId[] = ['monthComplete', 'hoursPerDay', 'salesPerDay', 'cpElr', 'warrantyElr', 'internalElr', 'totalElr'];
 
 /** `lastYear`: the same month a year before, shown under each tile with the change. */

@@ -6,9 +6,9 @@ import { MonthlyPage } from '../monthly/MonthlyPage.tsx';
 import { WeeklyPage } from '../weekly/WeeklyPage.tsx';
 import { YearlyPage } from '../yearly/YearlyPage.tsx';
 
-/** Sections the sidebar's quick jumps scroll to, by ?section= (spec section 2). */
+/** Sections the sidebar's quick jumps scroll to, by ?section= (docs/screens.md, "Rules the screens keep"). */
 export const onePageSections = ['daily', 'weekly', 'monthly-performance', 'yearly-trend'] as const;
-/** The spec scrolls after 500 ms, once the sections have laid out. */
+/** The scroll waits until the sections have laid out (docs/screens.md, "Rules the screens keep"). */
 const scrollDelayMs = 500;
 
 /**

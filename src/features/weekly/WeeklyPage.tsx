@@ -14,7 +14,7 @@ import { errorText } from '../../sync/errors.ts';
 
 type SaveState = 'saving' | 'saved' | 'error' | null;
 const saveText = { saving: 'Saving...', saved: 'Saved', error: 'Error saving' } as const;
-/** How long a save outcome stays on screen (spec: "Saved" 2 s, "Error saving" 3 s). */
+/** How long a save outcome stays on screen (docs/screens.md, "Rules the screens keep"). */
 const clearAfterMs = { saved: 2000, error: 3000 } as const;
 
 /**

@@ -34,7 +34,7 @@ const sharesOf = (days: Map<number, MonthDays> | null | undefined) =>
 const YearlyChart = lazy(() => loadWithRetry(() => import('./YearlyChart.tsx')));
 
 type Message = { text: string; error: boolean };
-/** Success messages stay 2.5 s, errors 4 s (spec section 9). */
+/** Success messages stay 2.5 s, errors 4 s (docs/screens.md, "Rules the screens keep"). */
 const clearAfterMs = { success: 2500, error: 4000 } as const;
 
 /** The yearly trend of the selected month's year and the year before; each cell saves when it loses focus. */

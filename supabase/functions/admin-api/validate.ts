@@ -1,9 +1,10 @@
 /**
- * Payload rules of the admin function, as pure functions so they are tested without a
- * server. Each returns the cleaned value or a message the admin screen can show as it
- * is. E-mail and password follow the product's one rule (src/domain/credentials.ts),
- * which the embedded Auth applies too; the function reads it from its copy in _shared,
- * since a deployed function holds nothing from outside supabase/functions.
+ * Payload rules of the admin function (docs/screens.md, "Users in the admin area"), as
+ * pure functions so they are tested without a server. Each returns the cleaned value or a
+ * message the admin screen can show as it is. E-mail and password follow the product's
+ * one rule (src/domain/credentials.ts), which the embedded Auth applies too; the function
+ * reads it from its copy in _shared, since a deployed function holds nothing from outside
+ * supabase/functions.
  */
 import { normaliseEmail, passwordProblem } from '../_shared/domain/credentials.ts';
 import { authLimits } from '../_shared/domain/limits.ts';
@@ -119,7 +120,7 @@ export function checkUserId(payload: unknown): Result<string> {
   return { ok: true, value: payload.id };
 }
 
-/** An admin flag as the spec reads it: boolean true or the string "true". */
+/** An admin flag counts as boolean true or the string "true" (docs/screens.md). */
 export function isAdminFlag(value: unknown): boolean {
   return value === true || value === 'true';
 }

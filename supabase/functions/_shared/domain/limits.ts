@@ -196,9 +196,9 @@ const monthCount = 100_000;
 const hourlyRate = 1_000;
 /** Hours per repair order: a customer-pay RO averages 1 to 3 hours; an engine rebuild is about 30. */
 const hoursPerRo = 50;
-/** Money per repair order: the spec's default is $662; a single service RO above $100,000 does not exist. */
+/** Money per repair order: the default target is $662; a single service RO above $100,000 does not exist. */
 const moneyPerRo = 100_000;
-/** Repair orders per day: the spec's default is 50; the largest stores write a few hundred. */
+/** Repair orders per day: the default target is 50; the largest stores write a few hundred. */
 const rosPerDay = 10_000;
 /** People or stalls in one service department: the largest have a couple of hundred technicians. */
 const people = 1_000;
