@@ -46,7 +46,7 @@ export type LocalStackOptions = {
   auth?: AuthSettingsOverrides;
   seedWhenEmpty?: boolean;
   functionsDir?: string;
-  /** The data folder, for Auth's mail outbox (none: e-mails go to the log). */
+  /** The data folder, for Auth's mailbox (none: e-mails go to the log). */
   dataDir?: string;
 };
 

@@ -53,8 +53,8 @@ export const backendAuthLimits = {
   emailLinkSeconds: 3600,
   /** The shortest time between two e-mails of one kind to one user, in seconds (GoTrue's SMTP max frequency). */
   emailIntervalSeconds: 60,
-  /** Largest local outbox file before it is started afresh (the previous one is kept as `.1`), in bytes. */
-  outboxFileBytes: 1024 * 1024,
+  /** Largest mailbox file (Auth's e-mails) before it is started afresh (the previous one is kept as `.1`), in bytes. */
+  mailboxFileBytes: 1024 * 1024,
   /**
    * Code checks (`/verify`: a code typed with its address, or a link's token) one client
    * address may make in a burst, and, separately, that may be made for one account

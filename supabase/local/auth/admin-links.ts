@@ -4,7 +4,7 @@
  * change link and returns it with its code and the user (a magic link for an unknown
  * address signs them up, as GoTrue does); `POST /invite` creates an invited user and
  * e-mails the link. Hosted Supabase sends no e-mail for generate_link; here its links
- * are also written to the outbox (marked `via: generate_link`) so an operator has them.
+ * are also written to the mailbox (marked `via: generate_link`) so an operator has them.
  */
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/database.ts';
@@ -14,7 +14,7 @@ import type { StackRequest } from '../request.ts';
 import { redirectFor } from './email-links.ts';
 import type { Mailer } from './mailer.ts';
 import { issueLink } from './mailer.ts';
-import type { OutboxMessage } from './outbox.ts';
+import type { MailMessage } from './mailbox.ts';
 import type { AuthFailure, UserRow } from './users.ts';
 import { checkEmail, checkPassword, createUser, duplicateEmail, findUser, isObject, mergeMetadata, userJson } from './users.ts';
 
@@ -51,7 +51,7 @@ async function signupUser(db: Database, email: string, body: Record<string, unkn
 export async function generateLink(db: Database, mailer: Mailer, req: StackRequest, body: Record<string, unknown>, fail: Fail): Promise<Reply> {
   const checked = checkEmail(body.email);
   if (!checked.ok) return failed(checked, fail);
-  let type = body.type as OutboxMessage['type'];
+  let type = body.type as MailMessage['type'];
   if (!linkTypes.includes(type)) return fail(400, 'validation_failed', `Invalid email action link type requested: ${String(body.type)}`);
   const redirect = redirectFor(mailer.mail, req.url.searchParams.get('redirect_to') ?? body.redirect_to);
   let user = await findUser(db, { email: checked.email });

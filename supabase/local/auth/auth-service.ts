@@ -22,7 +22,7 @@ import { updateCurrentUser } from './current-user.ts';
 import { codeKey, redirectFor } from './email-links.ts';
 import type { Mailer } from './mailer.ts';
 import { CodeGuard } from './one-time-codes.ts';
-import { Outbox, OutboxError } from './outbox.ts';
+import { Mailbox, MailboxError } from './mailbox.ts';
 import { passwordMatches, prepareDummyHash } from './passwords.ts';
 import { SignInThrottle } from './rate-limit.ts';
 import type { SessionContext } from './sessions.ts';
@@ -38,7 +38,7 @@ export type AuthOptions = {
   db: Database;
   keys: StackKeys;
   issuer: string;
-  /** The data folder, where the mail outbox is kept unless LOCAL_SUPABASE_MAIL_OUTBOX says otherwise. */
+  /** The data folder, where Auth's mailbox is kept unless LOCAL_SUPABASE_MAIL_OUTBOX says otherwise. */
   dataDir?: string;
   allowSignup?: boolean;
   /** Overrides of the settings the environment gives (tests shorten times with these). */
@@ -79,7 +79,7 @@ export function createAuthService(options: AuthOptions) {
   const mailer: Mailer = {
     authUrl: publicUrl ? `${publicUrl.replace(/\/+$/, '')}/auth/v1` : options.issuer,
     mail: settings.mail,
-    outbox: new Outbox(settings.mail.outboxFile),
+    mailbox: new Mailbox(settings.mail.mailboxFile),
     codeKey: key,
   };
   void prepareDummyHash();
@@ -178,7 +178,7 @@ export function createAuthService(options: AuthOptions) {
     try {
       return await dispatch(req);
     } catch (error) {
-      if (error instanceof OutboxError) return authError(req, 500, 'unexpected_failure', error.message);
+      if (error instanceof MailboxError) return authError(req, 500, 'unexpected_failure', error.message);
       throw error;
     }
   }

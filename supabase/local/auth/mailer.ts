@@ -1,21 +1,21 @@
 /**
  * Issuing an e-mail link for a user: the token goes on the user's row (the column
  * GoTrue keeps it in for that kind of link, with when it was sent), the e-mail to the
- * outbox. Used by /recover, /invite, sign-up confirmation, e-mail change and the admin's
+ * mailbox. Used by /recover, /invite, sign-up confirmation, e-mail change and the admin's
  * generate_link.
  */
 import type { Queryable } from '../db/database.ts';
 import type { LinkType } from './email-links.ts';
 import { actionLink, newOtp, tokenHash } from './email-links.ts';
-import type { Outbox, OutboxMessage } from './outbox.ts';
-import { subjects } from './outbox.ts';
+import type { Mailbox, MailMessage } from './mailbox.ts';
+import { subjects } from './mailbox.ts';
 import type { MailSettings } from './settings.ts';
 import type { UserRow } from './users.ts';
 
 export type Mailer = {
   authUrl: string;
   mail: MailSettings;
-  outbox: Outbox;
+  mailbox: Mailbox;
   /** The key tokens are hashed with (codeKey in email-links.ts). */
   codeKey: Buffer;
 };
@@ -25,10 +25,10 @@ export type LinkProperties = {
   email_otp: string;
   hashed_token: string;
   redirect_to: string;
-  verification_type: OutboxMessage['type'];
+  verification_type: MailMessage['type'];
 };
 
-const linkTypes: Record<OutboxMessage['type'], LinkType> = {
+const linkTypes: Record<MailMessage['type'], LinkType> = {
   signup: 'signup',
   invite: 'invite',
   magiclink: 'magiclink',
@@ -38,7 +38,7 @@ const linkTypes: Record<OutboxMessage['type'], LinkType> = {
 };
 
 /** The statement that stores a link's token (`$2`) for user `$1`, by kind; `$3` is the new address. */
-const storeToken: Record<OutboxMessage['type'], string> = {
+const storeToken: Record<MailMessage['type'], string> = {
   signup: 'update auth.users set confirmation_token = $2, confirmation_sent_at = now() where id = $1',
   invite: 'update auth.users set confirmation_token = $2, confirmation_sent_at = now(), invited_at = now() where id = $1',
   magiclink: 'update auth.users set recovery_token = $2, recovery_sent_at = now() where id = $1',
@@ -51,14 +51,14 @@ const storeToken: Record<OutboxMessage['type'], string> = {
 
 /**
  * Makes a link of `type` for `user`, stores its token and, unless `via` says the admin
- * takes it, writes the e-mail to the outbox. For an e-mail change, `newEmail` is the
+ * takes it, writes the e-mail to the mailbox. For an e-mail change, `newEmail` is the
  * address asked for; the link for it is sent there.
  */
 export async function issueLink(
   mailer: Mailer,
   tx: Queryable,
   user: UserRow,
-  type: OutboxMessage['type'],
+  type: MailMessage['type'],
   redirectTo: string,
   options: { newEmail?: string; via?: 'generate_link' } = {},
 ): Promise<LinkProperties> {
@@ -67,6 +67,6 @@ export async function issueLink(
   const hashed = tokenHash(mailer.codeKey, to, otp);
   await tx.query(storeToken[type], type.startsWith('email_change') ? [user.id, hashed, options.newEmail ?? ''] : [user.id, hashed]);
   const link = actionLink(mailer.authUrl, hashed, linkTypes[type], redirectTo);
-  await mailer.outbox.deliver({ to, type, subject: subjects[type], action_link: link, email_otp: otp, redirect_to: redirectTo, via: options.via });
+  await mailer.mailbox.deliver({ to, type, subject: subjects[type], action_link: link, email_otp: otp, redirect_to: redirectTo, via: options.via });
   return { action_link: link, email_otp: otp, hashed_token: hashed, redirect_to: redirectTo, verification_type: type };
 }

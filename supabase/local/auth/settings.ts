@@ -37,8 +37,8 @@ export type MailSettings = {
   secureEmailChange: boolean;
   linkSeconds: number;
   intervalSeconds: number;
-  /** The outbox file e-mails are written to, or null to write them to the log instead. */
-  outboxFile: string | null;
+  /** The mailbox: the file e-mails are written to, or null to write them to the log instead. */
+  mailboxFile: string | null;
 };
 
 export type AuthSettings = {
@@ -88,8 +88,8 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   }
 }
 
-/** The outbox: LOCAL_SUPABASE_MAIL_OUTBOX, `log` for the log, else `mail-outbox.jsonl` in the data folder (when there is one). */
-function outbox(env: NodeJS.ProcessEnv, dataDir: string | undefined): string | null {
+/** The mailbox: LOCAL_SUPABASE_MAIL_OUTBOX, `log` for the log, else `mail-outbox.jsonl` in the data folder (when there is one). */
+function mailbox(env: NodeJS.ProcessEnv, dataDir: string | undefined): string | null {
   const raw = env.LOCAL_SUPABASE_MAIL_OUTBOX?.trim();
   if (raw === 'log') return null;
   if (raw) return raw;
@@ -121,7 +121,7 @@ export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDi
       secureEmailChange: flag(env, 'LOCAL_SUPABASE_SECURE_EMAIL_CHANGE', true),
       linkSeconds: seconds(env, 'LOCAL_SUPABASE_MAILER_OTP_EXP', backendAuthLimits.emailLinkSeconds, 60),
       intervalSeconds: seconds(env, 'LOCAL_SUPABASE_EMAIL_MAX_FREQUENCY', backendAuthLimits.emailIntervalSeconds, 0),
-      outboxFile: outbox(env, dataDir),
+      mailboxFile: mailbox(env, dataDir),
     },
   };
 }

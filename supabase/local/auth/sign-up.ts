@@ -1,11 +1,11 @@
 /**
  * `POST /signup` and `POST /recover`, as GoTrue's signup.go and recover.go. Sign-up is
  * off unless enabled; with mailer autoconfirm (the default here) the new user is signed
- * in at once, otherwise a confirmation link goes to the outbox and the answer is the
+ * in at once, otherwise a confirmation link goes to the mailbox and the answer is the
  * user. A taken address answers "User already registered" under autoconfirm, and an
  * obfuscated user otherwise, as GoTrue does so that sign-up does not tell who has an
  * account. Recovery always answers `{}` for an unknown address; for a known one the link
- * goes to the outbox, at most once per interval.
+ * goes to the mailbox, at most once per interval.
  */
 import { randomUUID } from 'node:crypto';
 import type { Reply } from '../http.ts';

@@ -12,7 +12,7 @@ import { startTestStack } from '../../support/local-stack.ts';
 import { engines } from '../../support/test-databases.ts';
 import type { AuthAnswer } from './auth-calls.ts';
 import { authCall } from './auth-calls.ts';
-import { lastMail } from './conformance/outbox.ts';
+import { lastMail } from './conformance/mailbox.ts';
 
 // One-time codes (recovery, sign-up and invite confirmation, magic links, e-mail change)
 // guessed from outside, through real HTTP. Hosted Auth allows 30 verifications per 5
@@ -57,7 +57,7 @@ for (const engine of engines) {
   describe(`one-time codes that cannot be guessed, on ${engine}`, () => {
     let stack: TestStack;
     let folder: string;
-    let outboxFile: string;
+    let mailboxFile: string;
     const clock = { now: Date.now() };
 
     const verify = (body: Record<string, unknown>, from: string) => authCall(stack, 'POST', '/verify', { body, from });
@@ -67,7 +67,7 @@ for (const engine of engines) {
     async function recoveryCode(email: string): Promise<string> {
       const asked = await authCall(stack, 'POST', '/recover', { body: { email } });
       expect(asked.status).toBe(200);
-      return (await lastMail(outboxFile, email, 'recovery')).email_otp;
+      return (await lastMail(mailboxFile, email, 'recovery')).email_otp;
     }
 
     async function newUser(email: string): Promise<void> {
@@ -77,13 +77,13 @@ for (const engine of engines) {
 
     beforeAll(async () => {
       folder = await mkdtemp(path.join(tmpdir(), 'one-time-codes-'));
-      outboxFile = path.join(folder, 'mail-outbox.jsonl');
+      mailboxFile = path.join(folder, 'mail-outbox.jsonl');
       // Sign-up needs confirmation, and a new code may be asked for at once (the one-a-minute
       // e-mail interval is another defence, tested with the e-mail links).
       stack = await startTestStack({
         engine,
         allowSignup: true,
-        auth: { clock: () => clock.now, mail: { outboxFile, intervalSeconds: 0, autoconfirm: false } },
+        auth: { clock: () => clock.now, mail: { mailboxFile, intervalSeconds: 0, autoconfirm: false } },
       });
     });
     afterAll(async () => {
@@ -146,7 +146,7 @@ for (const engine of engines) {
 
       // The 5th wrong try kills it, whichever addresses the tries came from.
       right = await recoveryCode(email);
-      const link = (await lastMail(outboxFile, email, 'recovery')).action_link;
+      const link = (await lastMail(mailboxFile, email, 'recovery')).action_link;
       for (let i = 0; i < 5; i += 1) {
         expect(await verify({ type: 'recovery', email, token: wrongCode(right, i) }, address(3, 20 + i))).toMatchObject({ status: 403, body: invalidCode });
       }
@@ -186,7 +186,7 @@ for (const engine of engines) {
           type: 'signup',
           issue: async () => {
             expect((await authCall(stack, 'POST', '/signup', { body: { email: 'walk-in@example.com', password: 'tyre-42-rim' } })).status).toBe(200);
-            return (await lastMail(outboxFile, 'walk-in@example.com', 'signup')).email_otp;
+            return (await lastMail(mailboxFile, 'walk-in@example.com', 'signup')).email_otp;
           },
         },
         {
@@ -195,7 +195,7 @@ for (const engine of engines) {
           type: 'invite',
           issue: async () => {
             expect((await stack.service().auth.admin.inviteUserByEmail('invitee@example.com')).error).toBeNull();
-            return (await lastMail(outboxFile, 'invitee@example.com', 'invite')).email_otp;
+            return (await lastMail(mailboxFile, 'invitee@example.com', 'invite')).email_otp;
           },
         },
         {
@@ -215,7 +215,7 @@ for (const engine of engines) {
           issue: async () => {
             const manager = await stack.signIn('manager@example.com');
             expect((await manager.auth.updateUser({ email: 'manager.new@example.com' })).error).toBeNull();
-            return (await lastMail(outboxFile, 'manager.new@example.com', 'email_change_new')).email_otp;
+            return (await lastMail(mailboxFile, 'manager.new@example.com', 'email_change_new')).email_otp;
           },
         },
       ];
@@ -304,7 +304,7 @@ for (const engine of engines) {
       const guessed = await verify({ type: 'recovery', token_hash: computed }, address(8, 0));
       expect(guessed).toMatchObject({ status: 403, body: { code: 'otp_expired', message: 'Email link is invalid or has expired' } });
       // The e-mail's own link and the typed code still work.
-      const mail = await lastMail(outboxFile, email, 'recovery');
+      const mail = await lastMail(mailboxFile, email, 'recovery');
       const token = new URL(mail.action_link).searchParams.get('token') ?? '';
       expect(token).toMatch(/^[0-9a-f]{56}$/);
       expect((await verify({ type: 'recovery', token_hash: token }, address(8, 1))).status).toBe(200);
@@ -342,7 +342,7 @@ for (const engine of engines) {
       // invitation's: the invitation's code must not get 5 fresh tries with each one.
       const email = 'late.joiner@example.com';
       expect((await stack.service().auth.admin.inviteUserByEmail(email)).error).toBeNull();
-      const right = (await lastMail(outboxFile, email, 'invite')).email_otp;
+      const right = (await lastMail(mailboxFile, email, 'invite')).email_otp;
       let n = 0;
       for (let round = 0; round < 3; round += 1) {
         expect((await authCall(stack, 'POST', '/recover', { body: { email } })).status).toBe(200);
@@ -383,12 +383,12 @@ for (const engine of engines) {
   describe(`one-time codes when more addresses are typed than are tracked, on ${engine}`, () => {
     let stack: TestStack;
     let folder: string;
-    let outboxFile: string;
+    let mailboxFile: string;
     const tracked = 20;
     beforeAll(async () => {
       folder = await mkdtemp(path.join(tmpdir(), 'one-time-codes-tracked-'));
-      outboxFile = path.join(folder, 'mail-outbox.jsonl');
-      stack = await startTestStack({ engine, auth: { codes: { tracked }, mail: { outboxFile, intervalSeconds: 0 } } });
+      mailboxFile = path.join(folder, 'mail-outbox.jsonl');
+      stack = await startTestStack({ engine, auth: { codes: { tracked }, mail: { mailboxFile, intervalSeconds: 0 } } });
     });
     afterAll(async () => {
       await stack?.stop();
@@ -399,7 +399,7 @@ for (const engine of engines) {
       const email = 'flooded@example.com';
       expect((await stack.service().auth.admin.createUser({ email, password: 'forgotten-42', email_confirm: true })).error).toBeNull();
       expect((await authCall(stack, 'POST', '/recover', { body: { email } })).status).toBe(200);
-      const right = (await lastMail(outboxFile, email, 'recovery')).email_otp;
+      const right = (await lastMail(mailboxFile, email, 'recovery')).email_otp;
       const verify = (body: Record<string, unknown>, from: string) => authCall(stack, 'POST', '/verify', { body, from });
       for (let i = 0; i < 4; i += 1) expect((await verify({ type: 'recovery', email, token: wrongCode(right, i) }, address(50, i))).status).toBe(403);
       // More unknown addresses than are tracked, each from its own client address.

@@ -4,10 +4,10 @@ import { demo } from '../../../support/demo.ts';
 import { engines } from '../../../support/test-databases.ts';
 import type { ConformanceStack } from './conformance-stack.ts';
 import { startConformanceStack } from './conformance-stack.ts';
-import { follow, lastMail, mails, tokenHashOf } from './outbox.ts';
+import { follow, lastMail, mails, tokenHashOf } from './mailbox.ts';
 
 // GoTrue's e-mail flows through the unmodified auth-js: generateLink for every link type,
-// password recovery and invitations by way of the mail outbox, e-mail change confirmed
+// password recovery and invitations by way of the mailbox, e-mail change confirmed
 // from both addresses. Token hashes are recomputed here (keyed SHA-224 of address and
 // code), never taken from the code under test.
 const site = 'http://localhost:4173/';
@@ -78,13 +78,13 @@ for (const engine of engines) {
       expect(taken.error).toMatchObject({ status: 422, code: 'email_exists' });
     });
 
-    it('recovers a password: /recover, the outbox link, the session in the redirect, PUT /user', async () => {
+    it('recovers a password: /recover, the mailbox link, the session in the redirect, PUT /user', async () => {
       const email = 'forgetful@example.com';
       expect((await admin.auth.admin.createUser({ email, password: 'forgotten-1', email_confirm: true })).error).toBeNull();
       const client = stack.anon();
       const asked = await client.auth.resetPasswordForEmail(email, { redirectTo: `${site}reset` });
       expect(asked).toMatchObject({ error: null, data: {} });
-      const mail = await lastMail(stack.outboxFile, email, 'recovery');
+      const mail = await lastMail(stack.mailboxFile, email, 'recovery');
       expect(mail.subject).toBe('Reset Your Password');
       const followed = await follow(mail.action_link);
       expect(followed.location.toString().startsWith(`${site}reset#`)).toBe(true);
@@ -96,9 +96,9 @@ for (const engine of engines) {
       // At most one recovery e-mail a minute (a generated link counts too); an unknown address learns nothing.
       const tooSoon = await client.auth.resetPasswordForEmail(email);
       expect(tooSoon.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
-      const before = (await mails(stack.outboxFile)).length;
+      const before = (await mails(stack.mailboxFile)).length;
       expect(await client.auth.resetPasswordForEmail('nobody@example.com')).toMatchObject({ error: null });
-      expect((await mails(stack.outboxFile)).length).toBe(before);
+      expect((await mails(stack.mailboxFile)).length).toBe(before);
     });
 
     it('invites a user, who signs in with the code and sets a password', async () => {
@@ -106,7 +106,7 @@ for (const engine of engines) {
       expect(invited.error).toBeNull();
       expect(invited.data.user).toMatchObject({ email: 'invitee@example.com', user_metadata: { firstName: 'Ivy' } });
       expect(invited.data.user?.invited_at).toBeTruthy();
-      const mail = await lastMail(stack.outboxFile, 'invitee@example.com', 'invite');
+      const mail = await lastMail(stack.mailboxFile, 'invitee@example.com', 'invite');
       const client = stack.anon();
       const verified = await client.auth.verifyOtp({ email: 'invitee@example.com', token: mail.email_otp, type: 'invite' });
       expect(verified.error).toBeNull();
@@ -123,8 +123,8 @@ for (const engine of engines) {
       const asked = await client.auth.updateUser({ email: 'Moved@Example.com' });
       expect(asked.error).toBeNull();
       expect(asked.data.user).toMatchObject({ email: 'mover@example.com', new_email: 'moved@example.com' });
-      const toOld = await lastMail(stack.outboxFile, 'mover@example.com', 'email_change_current');
-      const toNew = await lastMail(stack.outboxFile, 'moved@example.com', 'email_change_new');
+      const toOld = await lastMail(stack.mailboxFile, 'mover@example.com', 'email_change_current');
+      const toNew = await lastMail(stack.mailboxFile, 'moved@example.com', 'email_change_new');
       const first = await fetch(`${stack.url}/auth/v1/verify`, {
         method: 'POST',
         headers: { apikey: stack.keys.anonKey, 'Content-Type': 'application/json' },

@@ -22,8 +22,8 @@ import { createTestDatabase } from '../../../support/test-databases.ts';
 
 export type ConformanceStack = LocalStack & {
   database: TestDatabase;
-  /** The mail outbox file Auth writes to. */
-  outboxFile: string;
+  /** The mailbox file Auth writes its e-mails to. */
+  mailboxFile: string;
   /** A client with the anon key, its `db.schema` set. */
   anon(schema?: string): SupabaseClient;
   service(schema?: string): SupabaseClient;
@@ -42,8 +42,8 @@ export async function startConformanceStack(
 ): Promise<ConformanceStack> {
   const database = await createTestDatabase(engine);
   await database.exec(await readFile(new URL('./fixture.sql', import.meta.url), 'utf8'));
-  const folder = await mkdtemp(path.join(tmpdir(), 'conformance-outbox-'));
-  const outboxFile = path.join(folder, 'mail-outbox.jsonl');
+  const folder = await mkdtemp(path.join(tmpdir(), 'conformance-mailbox-'));
+  const mailboxFile = path.join(folder, 'mail-outbox.jsonl');
   const stack = await startLocalStack({
     db: database,
     port: 0,
@@ -51,7 +51,7 @@ export async function startConformanceStack(
     limits: options.limits,
     allowSignup: options.allowSignup,
     rest: { schemas: fixtureSchemas, ...options.rest },
-    auth: { ...options.auth, mail: { outboxFile, ...options.auth?.mail } },
+    auth: { ...options.auth, mail: { mailboxFile, ...options.auth?.mail } },
   });
   const clients: SupabaseClient[] = [];
   const make = (key: string, schema = 'conformance'): SupabaseClient => {
@@ -67,7 +67,7 @@ export async function startConformanceStack(
   return {
     ...stack,
     database,
-    outboxFile,
+    mailboxFile,
     anon: (schema) => make(stack.keys.anonKey, schema),
     service: (schema) => make(stack.keys.serviceRoleKey, schema),
     async signIn(email, password = demo.password, schema) {

@@ -1,4 +1,4 @@
-/** Reading the embedded Auth's mail outbox (one JSON line per e-mail) and following its links, for the Auth conformance suites. */
+/** Reading the embedded Auth's mailbox (one JSON line per e-mail) and following its links, for the Auth conformance suites. */
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
@@ -12,7 +12,7 @@ export async function mails(file: string): Promise<Mail[]> {
 /** The newest e-mail of `type` to `to`. */
 export async function lastMail(file: string, to: string, type: string): Promise<Mail> {
   const found = (await mails(file)).filter((m) => m.to === to && m.type === type).pop();
-  if (!found) throw new Error(`no ${type} e-mail to ${to} in the outbox`);
+  if (!found) throw new Error(`no ${type} e-mail to ${to} in the mailbox`);
   return found;
 }
 

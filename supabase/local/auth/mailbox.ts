@@ -1,8 +1,8 @@
 /**
- * Where the embedded Auth's e-mails go, since it sends none: one JSON line per e-mail
- * in the outbox file (in the data folder by default, private to the account running the
- * backend, the previous file kept as `.1` past its size limit), or, when the outbox is
- * the log, one log line with the link. The file holds sign-in links: it is as sensitive
+ * Where the embedded Auth's e-mails go, since it sends none: its mailbox, one JSON line
+ * per e-mail in a file (`mail-outbox.jsonl` in the data folder by default, private to the
+ * account running the backend, the previous file kept as `.1` past its size limit), or,
+ * when the mailbox is the log, one log line with the link. The file holds sign-in links: it is as sensitive
  * as the data folder, and a link is never written to the log while a file is in use.
  */
 import { appendFile, chmod, mkdir, rename, stat } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { log } from '../logger.ts';
 import { backendAuthLimits } from '../service-limits.ts';
 import { privateFileMode } from '../data-folder.ts';
 
-export type OutboxMessage = {
+export type MailMessage = {
   to: string;
   /** The e-mail's kind, as GoTrue names its templates and link types. */
   type: 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change_current' | 'email_change_new';
@@ -23,7 +23,7 @@ export type OutboxMessage = {
   via?: 'generate_link';
 };
 
-export const subjects: Record<OutboxMessage['type'], string> = {
+export const subjects: Record<MailMessage['type'], string> = {
   signup: 'Confirm Your Signup',
   invite: 'You have been invited',
   magiclink: 'Your Magic Link',
@@ -32,19 +32,19 @@ export const subjects: Record<OutboxMessage['type'], string> = {
   email_change_new: 'Confirm Email Change',
 };
 
-/** The outbox could not be written: the e-mail is not sent, and the request says so (GoTrue's 500 for a mail failure). */
-export class OutboxError extends Error {}
+/** The mailbox could not be written: the e-mail is not sent, and the request says so (GoTrue's 500 for a mail failure). */
+export class MailboxError extends Error {}
 
-export class Outbox {
+export class Mailbox {
   /** E-mails written since start (tests and the log's summary). */
   private written = 0;
 
   constructor(
     readonly file: string | null,
-    private readonly maxBytes: number = backendAuthLimits.outboxFileBytes,
+    private readonly maxBytes: number = backendAuthLimits.mailboxFileBytes,
   ) {}
 
-  async deliver(message: OutboxMessage): Promise<void> {
+  async deliver(message: MailMessage): Promise<void> {
     this.written += 1;
     const what = `e-mail "${message.subject}" (${message.type}${message.via ? `, ${message.via}` : ''}) to ${message.to}`;
     if (!this.file) {
@@ -59,7 +59,7 @@ export class Outbox {
       await chmod(this.file, privateFileMode);
     } catch (error) {
       log.error(`auth: could not write the ${what} to ${this.file}: ${String(error)}`);
-      throw new OutboxError(`Error sending ${message.type.replace(/_/g, ' ')} email`);
+      throw new MailboxError(`Error sending ${message.type.replace(/_/g, ' ')} email`);
     }
     log.info(`auth: ${what} written to ${this.file}`);
   }
