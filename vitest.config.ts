@@ -45,8 +45,20 @@ export default defineConfig({
       {
         test: {
           ...shared,
-          name: 'integration',
-          include: ['tests/integration/**/*.test.ts'],
+          // SQL against a migrated database: most of the work is the database's.
+          name: 'database',
+          include: ['tests/integration/db/**/*.test.ts', 'tests/integration/rls/**/*.test.ts'],
+          exclude: measuring,
+          pool: 'forks',
+          globalSetup: ['tests/support/global-setup.ts'],
+        },
+      },
+      {
+        test: {
+          ...shared,
+          // The embedded backend over HTTP and websockets, and devices syncing through it.
+          name: 'stack',
+          include: ['tests/integration/stack/**/*.test.ts', 'tests/integration/sync/**/*.test.ts'],
           exclude: measuring,
           pool: 'forks',
           globalSetup: ['tests/support/global-setup.ts'],
