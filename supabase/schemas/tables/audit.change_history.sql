@@ -22,6 +22,13 @@ create table audit.change_history (
   arrived_at timestamptz not null default now()
 );
 
+comment on column audit.change_history.row_key is 'The changed row''s natural key (private.synced_tables), as JSON.';
+comment on column audit.change_history.field is 'The changed column.';
+comment on column audit.change_history.changed_by_name is 'The person''s name when the change was made.';
+comment on column audit.change_history.device_id is 'The device that sent the change: the push''s device id, or a REST request''s X-Device-Id header.';
+comment on column audit.change_history.typed_at is 'When the edit was typed on the device, as the device said; null when it did not say.';
+comment on column audit.change_history.arrived_at is 'When the change reached the server.';
+
 create index change_history_cell on audit.change_history (store_id, table_name, row_key, arrived_at desc);
 
 alter table audit.change_history enable row level security;

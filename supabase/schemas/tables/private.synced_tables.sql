@@ -8,3 +8,5 @@ create table private.synced_tables (
   name text primary key,
   key_columns text[] not null check (cardinality(key_columns) between 1 and 8)
 );
+
+comment on column private.synced_tables.key_columns is 'The table''s natural key: what its unique constraint, the device''s local keys and the push''s row matching name.';

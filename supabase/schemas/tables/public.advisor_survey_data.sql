@@ -26,6 +26,12 @@ create table public.advisor_survey_data (
   constraint advisor_survey_data_year_in_range check (year between 2000 and 2100)
 );
 
+comment on column public.advisor_survey_data.mpi_media is 'MPI media: the share of multi-point inspections sent with photos or video, in percent.';
+comment on column public.advisor_survey_data.nps_score is 'Net promoter score kept as typed (a score, "85%", "n/a").';
+comment on column public.advisor_survey_data.surveys_count is 'Surveys returned: a count.';
+comment on column public.advisor_survey_data.email_penetration is 'E-mail penetration, in percent.';
+comment on column public.advisor_survey_data.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index advisor_survey_data_sync on public.advisor_survey_data (sync_xid, id);
 
 alter table public.advisor_survey_data enable row level security;

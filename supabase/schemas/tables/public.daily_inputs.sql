@@ -35,6 +35,16 @@ create table public.daily_inputs (
   constraint daily_inputs_year_in_range check (year between 2000 and 2100)
 );
 
+comment on column public.daily_inputs.year is 'entry_date''s year, kept equal to it so a month is one index lookup.';
+comment on column public.daily_inputs.month is 'entry_date''s month (1 to 12), kept equal to it.';
+comment on column public.daily_inputs.day_of_week_iso is 'entry_date''s weekday, 1 Monday to 7 Sunday, kept equal to it.';
+comment on column public.daily_inputs.row_identifier is 'The labour category: CP customer pay, W warranty, I internal.';
+comment on column public.daily_inputs.metric_type is 'What value holds: ''hours'', or ''sales'' in dollars.';
+comment on column public.daily_inputs.value is 'The day''s hours or sales of the labour category, as metric_type says.';
+comment on column public.daily_inputs.week_of_month_display is 'The row of the month''s grid the day is shown in, 1 to 6 (weeks start on Sunday).';
+comment on column public.daily_inputs.year_week_actual is 'entry_date''s ISO week, ''YYYY-WW''.';
+comment on column public.daily_inputs.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index daily_inputs_sync on public.daily_inputs (sync_xid, id);
 create index daily_inputs_store_year_month on public.daily_inputs (store_id, year, month);
 

@@ -40,6 +40,16 @@ create table public.front_end_team_advisor_op_codes (
   constraint front_end_team_advisor_op_codes_year_in_range check (year between 2000 and 2100)
 );
 
+comment on column public.front_end_team_advisor_op_codes.alignments is 'Alignments sold: a count.';
+comment on column public.front_end_team_advisor_op_codes.tire_sales is 'Tires sold: a count.';
+comment on column public.front_end_team_advisor_op_codes.batteries is 'Batteries sold: a count.';
+comment on column public.front_end_team_advisor_op_codes.auto_trans_service is 'Automatic transmission services sold: a count.';
+comment on column public.front_end_team_advisor_op_codes.coolant_service is 'Coolant services sold: a count.';
+comment on column public.front_end_team_advisor_op_codes.diff_service is 'Differential services sold: a count.';
+comment on column public.front_end_team_advisor_op_codes.front_brakes is 'Front brake jobs sold: a count.';
+comment on column public.front_end_team_advisor_op_codes.rear_brakes is 'Rear brake jobs sold: a count.';
+comment on column public.front_end_team_advisor_op_codes.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index front_end_team_advisor_op_codes_sync on public.front_end_team_advisor_op_codes (sync_xid, id);
 
 alter table public.front_end_team_advisor_op_codes enable row level security;

@@ -30,6 +30,12 @@ create table public.front_end_team_advisor_surveys (
   constraint front_end_team_advisor_surveys_year_in_range check (year between 2000 and 2100)
 );
 
+comment on column public.front_end_team_advisor_surveys.mpi_media is 'MPI media: the share of multi-point inspections sent with photos or video, in percent.';
+comment on column public.front_end_team_advisor_surveys.nps_score is 'Net promoter score kept as typed (a score, "85%", "n/a").';
+comment on column public.front_end_team_advisor_surveys.surveys_count is 'Surveys returned: a count.';
+comment on column public.front_end_team_advisor_surveys.email_penetration is 'E-mail penetration, in percent.';
+comment on column public.front_end_team_advisor_surveys.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index front_end_team_advisor_surveys_sync on public.front_end_team_advisor_surveys (sync_xid, id);
 
 alter table public.front_end_team_advisor_surveys enable row level security;

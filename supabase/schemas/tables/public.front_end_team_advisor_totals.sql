@@ -42,6 +42,17 @@ create table public.front_end_team_advisor_totals (
   constraint front_end_team_advisor_totals_year_in_range check (year between 2000 and 2100)
 );
 
+comment on column public.front_end_team_advisor_totals.parts_labour is 'Parts and labour sales, in dollars.';
+comment on column public.front_end_team_advisor_totals.labour_sales is 'Labour sales, in dollars.';
+comment on column public.front_end_team_advisor_totals.total_ros is 'Repair orders: a count, though the column holds decimals.';
+comment on column public.front_end_team_advisor_totals.total_hours is 'Hours sold.';
+comment on column public.front_end_team_advisor_totals.cp_labour is 'Customer-pay labour sales, in dollars.';
+comment on column public.front_end_team_advisor_totals.cp_ros is 'Customer-pay repair orders: a count.';
+comment on column public.front_end_team_advisor_totals.cp_hours is 'Customer-pay hours sold.';
+comment on column public.front_end_team_advisor_totals.internal_ros is 'Internal repair orders: a count.';
+comment on column public.front_end_team_advisor_totals.warranty_ros is 'Warranty repair orders: a count.';
+comment on column public.front_end_team_advisor_totals.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index front_end_team_advisor_totals_sync on public.front_end_team_advisor_totals (sync_xid, id);
 
 alter table public.front_end_team_advisor_totals enable row level security;

@@ -19,6 +19,10 @@ create table public.front_end_team_advisors (
   constraint front_end_team_advisors_employee_id_length check (employee_id is null or char_length(employee_id) <= 64)
 );
 
+comment on column public.front_end_team_advisors.employee_id is 'The advisor''s payroll or dealer-system employee number, as typed.';
+comment on column public.front_end_team_advisors.is_active is 'false: the advisor has left the team; their figures stay.';
+comment on column public.front_end_team_advisors.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index front_end_team_advisors_sync on public.front_end_team_advisors (sync_xid, id);
 
 alter table public.front_end_team_advisors enable row level security;

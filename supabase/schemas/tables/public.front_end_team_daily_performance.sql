@@ -27,6 +27,11 @@ create table public.front_end_team_daily_performance (
   constraint front_end_team_daily_performance_year_in_range check (year between 2000 and 2100)
 );
 
+comment on column public.front_end_team_daily_performance.entry_date is 'The day the figures are for; the tracker enters a month''s figures on its first day.';
+comment on column public.front_end_team_daily_performance.days_worked is 'Days the advisor worked (half days count).';
+comment on column public.front_end_team_daily_performance.pay_amount is 'The advisor''s pay, in dollars.';
+comment on column public.front_end_team_daily_performance.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index front_end_team_daily_performance_sync on public.front_end_team_daily_performance (sync_xid, id);
 
 alter table public.front_end_team_daily_performance enable row level security;

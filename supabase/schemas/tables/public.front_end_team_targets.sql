@@ -31,6 +31,15 @@ create table public.front_end_team_targets (
   constraint front_end_team_targets_year_in_range check (year between 2000 and 2100)
 );
 
+comment on column public.front_end_team_targets.total_sales_per_ro is 'Target total sales per repair order, in dollars.';
+comment on column public.front_end_team_targets.ros_per_day is 'Target repair orders per day.';
+comment on column public.front_end_team_targets.labour_per_ro is 'Target labour sales per repair order, in dollars.';
+comment on column public.front_end_team_targets.labour_per_day is 'Target labour sales per day, in dollars.';
+comment on column public.front_end_team_targets.cp_ros_per_day is 'Target customer-pay repair orders per day.';
+comment on column public.front_end_team_targets.cp_hours_per_ro is 'Target customer-pay hours per repair order.';
+comment on column public.front_end_team_targets.elr is 'Target effective labour rate (labour sales per hour sold), in dollars.';
+comment on column public.front_end_team_targets.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index front_end_team_targets_sync on public.front_end_team_targets (sync_xid, id);
 
 alter table public.front_end_team_targets enable row level security;

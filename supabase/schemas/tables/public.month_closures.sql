@@ -41,6 +41,17 @@ create table public.month_closures (
   constraint month_closures_mix_target_i_in_range check (mix_target_i is null or (mix_target_i <> 'NaN' and mix_target_i between 0 and 100))
 );
 
+comment on column public.month_closures.month_start is 'The month, as its first day.';
+comment on column public.month_closures.year is 'month_start''s year, kept so a device''s first sync can fetch recent years only.';
+comment on column public.month_closures.closed is 'true while the month is closed; only an admin reopens it (false, or retiring the row).';
+comment on column public.month_closures.closed_by is 'The user who last closed the month, stamped by the server.';
+comment on column public.month_closures.reopened_by is 'The user who last reopened the month, stamped by the server.';
+comment on column public.month_closures.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+comment on column public.month_closures.work_week is 'The store''s work week when the month was first closed, kept for the month (null while never closed).';
+comment on column public.month_closures.mix_target_cp is 'The store''s Work Mix target (customer-pay share) when the month was first closed, kept for the month.';
+comment on column public.month_closures.mix_target_w is 'The store''s Work Mix target (warranty share) when the month was first closed, kept for the month.';
+comment on column public.month_closures.mix_target_i is 'The store''s Work Mix target (internal share) when the month was first closed, kept for the month.';
+
 create index month_closures_sync on public.month_closures (sync_xid, id);
 
 alter table public.month_closures enable row level security;

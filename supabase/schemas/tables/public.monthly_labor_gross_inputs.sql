@@ -20,6 +20,13 @@ create table public.monthly_labor_gross_inputs (
   constraint monthly_labor_gross_inputs_return_on_sales_in_range check (return_on_sales is null or (return_on_sales <> 'NaN' and (return_on_sales between 0 and 100000 and return_on_sales = trunc(return_on_sales))))
 );
 
+comment on column public.monthly_labor_gross_inputs.month_year is 'The month, as its first day.';
+comment on column public.monthly_labor_gross_inputs.labor_type is 'The labour type: customerPay, warranty, internal, sublet or unappliedTime.';
+comment on column public.monthly_labor_gross_inputs.gross_value is 'The month''s gross profit of the labour type, in dollars; may be a loss.';
+comment on column public.monthly_labor_gross_inputs.direct_sales_value is 'The month''s sublet sales, in dollars; only the sublet row uses it.';
+comment on column public.monthly_labor_gross_inputs.return_on_sales is 'Not a return on sales, whatever the name says: the month''s count of repair orders of the labour type (the monthly table''s RO''s column), a whole number.';
+comment on column public.monthly_labor_gross_inputs.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index monthly_labor_gross_inputs_sync on public.monthly_labor_gross_inputs (sync_xid, id);
 
 alter table public.monthly_labor_gross_inputs enable row level security;

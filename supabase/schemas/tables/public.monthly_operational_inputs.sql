@@ -25,6 +25,12 @@ create table public.monthly_operational_inputs (
   constraint monthly_operational_inputs_as_of_date_in_month check (as_of_date is null or (extract(year from as_of_date) = year and extract(month from as_of_date) = month))
 );
 
+comment on column public.monthly_operational_inputs.ros_over_30_days is 'Repair orders open more than 30 days, as counted on the dealer system on as_of_date.';
+comment on column public.monthly_operational_inputs.due_bills_over_30_days is 'Due bills (we-owes) open more than 30 days, as counted on as_of_date.';
+comment on column public.monthly_operational_inputs.shop_supplies is 'Shop supplies sold in the month, in dollars.';
+comment on column public.monthly_operational_inputs.as_of_date is 'The day the counts were taken, inside the month.';
+comment on column public.monthly_operational_inputs.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index monthly_operational_inputs_sync on public.monthly_operational_inputs (sync_xid, id);
 
 alter table public.monthly_operational_inputs enable row level security;

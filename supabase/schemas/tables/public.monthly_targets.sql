@@ -35,6 +35,10 @@ create table public.monthly_targets (
     end))
 );
 
+comment on column public.monthly_targets.metric_key is 'Which target: hoursPerDay, salesPerDay, cpElr, ... (src/domain/targets.ts); target_value''s limit depends on it.';
+comment on column public.monthly_targets.target_value is 'The target, in the unit of metric_key''s figure (hours, dollars, dollars per hour, a count); null: no target.';
+comment on column public.monthly_targets.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index monthly_targets_sync on public.monthly_targets (sync_xid, id);
 
 alter table public.monthly_targets enable row level security;

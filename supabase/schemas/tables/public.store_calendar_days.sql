@@ -19,6 +19,11 @@ create table public.store_calendar_days (
   constraint store_calendar_days_note_length check (note is null or char_length(note) <= 200)
 );
 
+comment on column public.store_calendar_days.year is 'calendar_date''s year, kept so a device''s first sync can fetch recent years only.';
+comment on column public.store_calendar_days.is_work_day is 'true: open on a day the work pattern closes; false: closed (a holiday); null: as the pattern says.';
+comment on column public.store_calendar_days.note is 'A short name for the day ("Thanksgiving").';
+comment on column public.store_calendar_days.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index store_calendar_days_sync on public.store_calendar_days (sync_xid, id);
 
 alter table public.store_calendar_days enable row level security;

@@ -43,6 +43,19 @@ create table public.store_settings (
     or (mix_target_cp + mix_target_w + mix_target_i = 100))
 );
 
+comment on column public.store_settings.labour_rate is 'Customer-pay labour rate (the door rate), in dollars per hour.';
+comment on column public.store_settings.warranty_rate is 'Warranty labour rate, in dollars per hour.';
+comment on column public.store_settings.internal_rate is 'Internal labour rate, in dollars per hour.';
+comment on column public.store_settings.service_advisors is 'How many service advisors the department has (a head count; the advisors themselves are front_end_team_advisors).';
+comment on column public.store_settings.appt_coordinator is 'How many appointment coordinators the department has.';
+comment on column public.store_settings.dispatcher is 'How many dispatchers the department has.';
+comment on column public.store_settings.service_manager is 'How many service managers the department has.';
+comment on column public.store_settings.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+comment on column public.store_settings.work_week is 'The weekdays the store is open, Monday first: ''1'' open, ''0'' closed (''1111110'' is Monday to Saturday); null means Monday to Saturday.';
+comment on column public.store_settings.mix_target_cp is 'Work Mix target: the customer-pay share of hours, in percent. The three shares add up to 100, or all are null for CP 40, W 30, I 30.';
+comment on column public.store_settings.mix_target_w is 'Work Mix target: the warranty share of hours, in percent (see mix_target_cp).';
+comment on column public.store_settings.mix_target_i is 'Work Mix target: the internal share of hours, in percent (see mix_target_cp).';
+
 create index store_settings_sync on public.store_settings (sync_xid, id);
 
 alter table public.store_settings enable row level security;

@@ -12,6 +12,8 @@ create table public.stores (
   constraint stores_name_length check (btrim(name) <> '' and char_length(name) <= 200)
 );
 
+comment on column public.stores.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index stores_sync on public.stores (sync_xid, id);
 
 alter table public.stores enable row level security;

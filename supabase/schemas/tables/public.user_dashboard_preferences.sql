@@ -31,6 +31,10 @@ create table public.user_dashboard_preferences (
   constraint user_dashboard_preferences_selected_kpis_length check (selected_kpis is null or cardinality(selected_kpis) <= 32)
 );
 
+comment on column public.user_dashboard_preferences.selected_kpis is 'The KPI tiles the user shows, by tile id (hoursPerDay, ...).';
+comment on column public.user_dashboard_preferences.kpi_order is 'The order the user put the tiles in, by tile id; null: the default order.';
+comment on column public.user_dashboard_preferences.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index user_dashboard_preferences_sync on public.user_dashboard_preferences (sync_xid, id);
 
 alter table public.user_dashboard_preferences enable row level security;

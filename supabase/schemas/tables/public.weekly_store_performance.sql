@@ -28,6 +28,13 @@ create table public.weekly_store_performance (
   constraint weekly_store_performance_week_holds_work_days check (work_days is null or work_days <= week_end_date - week_start_date + 1)
 );
 
+comment on column public.weekly_store_performance.year is 'week_start_date''s year.';
+comment on column public.weekly_store_performance.week_start_date is 'The week part''s first day: a Sunday, or the 1st of the month.';
+comment on column public.weekly_store_performance.week_end_date is 'The week part''s last day: the Saturday, or the month''s last day when it comes first.';
+comment on column public.weekly_store_performance.days_complete is 'Days of the week part already worked, as entered (null: not entered).';
+comment on column public.weekly_store_performance.work_days is 'Days the store works in the week part, as entered (null: the store''s work pattern decides).';
+comment on column public.weekly_store_performance.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index weekly_store_performance_sync on public.weekly_store_performance (sync_xid, id);
 
 alter table public.weekly_store_performance enable row level security;

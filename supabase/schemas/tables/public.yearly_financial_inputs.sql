@@ -27,6 +27,13 @@ create table public.yearly_financial_inputs (
   constraint yearly_financial_inputs_year_in_range check (year between 2000 and 2100)
 );
 
+comment on column public.yearly_financial_inputs.gp_net is 'The month''s gross profit (GP Net), in dollars; may be a loss.';
+comment on column public.yearly_financial_inputs.ros is 'Not repair orders nor return on sales, whatever the name says: the month''s hours (the yearly screen''s Hours column).';
+comment on column public.yearly_financial_inputs.personnel_exp is 'The month''s personnel expenses, in dollars.';
+comment on column public.yearly_financial_inputs.semi_fixed_exp is 'The month''s semi-fixed expenses, in dollars.';
+comment on column public.yearly_financial_inputs.fixed_exp is 'The month''s fixed expenses, in dollars.';
+comment on column public.yearly_financial_inputs.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
+
 create index yearly_financial_inputs_sync on public.yearly_financial_inputs (sync_xid, id);
 
 alter table public.yearly_financial_inputs enable row level security;
