@@ -8,7 +8,7 @@
  */
 import Dexie from 'dexie';
 import type { Table } from 'dexie';
-import type { Row, SyncedTable, TableSpec } from './synced-tables.ts';
+import type { AnyTableSpec, LocalRow, Row, SyncedTable } from './synced-tables.ts';
 import { syncedTables } from './synced-tables.ts';
 
 /** An edit waiting for the server: one per row and user, coalescing repeated edits. */
@@ -89,10 +89,11 @@ export type MetaRecord = { key: string; value: unknown };
 export type StoredAuthItem = { key: string; value: string };
 
 /** Dexie store definitions of these mirrors: the natural key, then the screens' indexes. */
-function mirrorStores(names: readonly SyncedTable[]): Record<string, string> {
+export function mirrorStores(names: readonly SyncedTable[]): Record<string, string> {
+  const index = (columns: readonly string[]) => (columns.length === 1 ? String(columns[0]) : `[${columns.join('+')}]`);
   return Object.fromEntries(names.map((name) => {
-    const spec: TableSpec = syncedTables[name];
-    return [name, [`[${spec.key.join('+')}]`, ...spec.indexes].join(', ')];
+    const spec: AnyTableSpec = syncedTables[name];
+    return [name, [`[${spec.key.join('+')}]`, ...spec.indexes.map(index)].join(', ')];
   }));
 }
 
@@ -169,7 +170,7 @@ export const latestSchemaVersion = schemaVersions.length;
  * upgrade function must stay declared), and parsing one version at every start instead
  * of all of them saves the start-up a few milliseconds per version.
  */
-const latestStores: Record<string, string> = Object.assign({}, ...schemaVersions.map(({ stores }) => stores));
+export const latestStores: Record<string, string> = Object.assign({}, ...schemaVersions.map(({ stores }) => stores));
 
 export class AppDatabase extends Dexie {
   outbox!: Table<OutboxEntry, number>;
@@ -191,7 +192,13 @@ export class AppDatabase extends Dexie {
     }
   }
 
-  mirror(table: SyncedTable): Table<Row, unknown[]> {
+  /** A synced table's mirror, its rows typed as the database declares them (LocalRow). */
+  mirror<T extends SyncedTable>(table: T): Table<LocalRow<T>, unknown[]> {
+    return this.table(table) as Table<LocalRow<T>, unknown[]>;
+  }
+
+  /** Any synced table's mirror, for the code that handles every table alike (local writes, the sync). */
+  anyMirror(table: SyncedTable): Table<Row, unknown[]> {
     return this.table(table) as Table<Row, unknown[]>;
   }
 
@@ -203,7 +210,8 @@ export class AppDatabase extends Dexie {
    * which its live-query cache cannot read. An empty array sorts after every string,
    * number and date, so `[...to, []]` is past every key that starts with `to`.
    */
-  keyRange(table: SyncedTable, from: readonly unknown[], to: readonly unknown[] = from) {
-    return this.mirror(table).where(`[${syncedTables[table].key.join('+')}]`).between([...from], [...to, []], true, true);
+  keyRange<T extends SyncedTable>(table: T, from: readonly unknown[], to: readonly unknown[] = from) {
+    const spec: AnyTableSpec = syncedTables[table];
+    return this.mirror(table).where(`[${spec.key.join('+')}]`).between([...from], [...to, []], true, true);
   }
 }

@@ -23,7 +23,7 @@ export class UnsyncedEditsError extends Error {
  * edits remain unless the person chose to discard them (`discardUnsynced`).
  */
 export async function clearLocalData(db: AppDatabase, options: { discardUnsynced: boolean }): Promise<void> {
-  const tables = [...syncedTableNames.map((t) => db.mirror(t)), db.outbox, db.deadLetters, db.conflicts, db.cursors, db.meta, db.authStorage, db.submitDrafts];
+  const tables = [...syncedTableNames.map((t) => db.anyMirror(t)), db.outbox, db.deadLetters, db.conflicts, db.cursors, db.meta, db.authStorage, db.submitDrafts];
   await db.transaction('rw', tables, async () => {
     const unsynced = (await db.outbox.count()) + (await db.deadLetters.count()) + (await db.submitDrafts.count());
     if (unsynced > 0 && !options.discardUnsynced) throw new UnsyncedEditsError(unsynced);

@@ -33,7 +33,7 @@ export type RowWrite = { table: SyncedTable; row: Row; seen?: Row };
  */
 async function writeOne(db: AppDatabase, { table, row, seen }: RowWrite, ctx: WriteContext): Promise<boolean> {
   const key = keyOf(table, row);
-  const mirror = db.mirror(table);
+  const mirror = db.anyMirror(table);
   const text = keyText(key);
   const [existing, pending] = await Promise.all([
     mirror.get(key),
@@ -94,7 +94,7 @@ function refusal(writes: RowWrite[]): FieldProblem | null {
 
 /** The save's transaction; its note goes once it has committed, or failed (the person is told then). */
 async function applyWrites(db: AppDatabase, writes: RowWrite[], ctx: WriteContext, note: string | null): Promise<number> {
-  const tables = [...new Set(writes.map((w) => w.table))].map((t) => db.mirror(t));
+  const tables = [...new Set(writes.map((w) => w.table))].map((t) => db.anyMirror(t));
   try {
     return await db.transaction('rw', [...tables, db.outbox], async () => {
       let count = 0;

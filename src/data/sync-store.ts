@@ -60,7 +60,7 @@ function overwritten(table: SyncedTable, item: SentEntry, current: OutboxEntry, 
  * of a push's time on the device.
  */
 export async function confirmPushed(db: AppDatabase, table: SyncedTable, sent: SentEntry[], serverRows: Row[], now: number, before: Array<Row | null> = []) {
-  await db.transaction('rw', [db.outbox, db.conflicts, db.mirror(table)], async () => {
+  await db.transaction('rw', [db.outbox, db.conflicts, db.anyMirror(table)], async () => {
     const currents = await db.outbox.bulkGet(sent.map((item) => item.seq));
     const done: number[] = [];
     const conflicts: ConflictRecord[] = [];
@@ -174,7 +174,7 @@ async function mergeServerRows(db: AppDatabase, table: SyncedTable, rows: Row[],
     if ('put' in action) puts.push(action.put);
     else removals.push(action.remove);
   }
-  const mirror = db.mirror(table);
+  const mirror = db.anyMirror(table);
   await Promise.all([
     mirror.bulkDelete(removals),
     mirror.bulkPut(puts),
@@ -185,7 +185,7 @@ async function mergeServerRows(db: AppDatabase, table: SyncedTable, rows: Row[],
 }
 
 export async function applyPulledRows(db: AppDatabase, table: SyncedTable, rows: Row[], now: number): Promise<number> {
-  return db.transaction('rw', [db.outbox, db.conflicts, db.mirror(table)], () => mergeServerRows(db, table, rows, now));
+  return db.transaction('rw', [db.outbox, db.conflicts, db.anyMirror(table)], () => mergeServerRows(db, table, rows, now));
 }
 
 /** Pulled rows and the cursor that follows them, in one transaction: a crash re-pulls, never skips. */
@@ -203,7 +203,7 @@ export type PulledPage = { table: SyncedTable; rows: Row[]; cursor: PullCursor }
  */
 export async function applyPullPages(db: AppDatabase, pages: readonly PulledPage[], now: number): Promise<number[]> {
   const tables = [...new Set(pages.map((page) => page.table))];
-  return db.transaction('rw', [db.outbox, db.conflicts, db.cursors, ...tables.map((table) => db.mirror(table))], async () => {
+  return db.transaction('rw', [db.outbox, db.conflicts, db.cursors, ...tables.map((table) => db.anyMirror(table))], async () => {
     const applied: number[] = [];
     for (const page of pages) {
       applied.push(await mergeServerRows(db, page.table, page.rows, now));

@@ -3,9 +3,9 @@
  * admin-api edge function, stores through the REST API (row-level security lets only
  * admins write them). Each call answers data or a message the screen can show.
  */
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { errorText } from '../sync/errors.ts';
+import type { DeviceClient } from '../sync/device-client.ts';
 
 export type AdminUser = {
   id: string;
@@ -45,7 +45,7 @@ async function functionError(error: unknown): Promise<string> {
   return errorText(error);
 }
 
-export function createAdminApi(client: SupabaseClient) {
+export function createAdminApi(client: DeviceClient) {
   async function call<T>(action: string, payload?: unknown): Promise<Outcome<T>> {
     try {
       const { data, error } = await client.functions.invoke('admin-api', { body: { action, payload } });

@@ -1,9 +1,9 @@
 /** Reads the store comparison (admins only; the database refuses everyone else). */
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { DeviceClient } from '../sync/device-client.ts';
 import { ServerError } from '../sync/errors.ts';
 
 /** `month` is 'YYYY-MM'; the answer is the server's rows per store, as store_comparison gives them. */
-export async function readStoreComparison(client: SupabaseClient, month: string): Promise<unknown> {
+export async function readStoreComparison(client: DeviceClient, month: string): Promise<unknown> {
   const { data, error, status } = await client.rpc('store_comparison', { p_month: `${month}-01` });
   if (error) throw new ServerError(error.code === '42501' ? 'Only an administrator can compare stores.' : error.message, error.code ?? '', status);
   return data;

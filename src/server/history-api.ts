@@ -3,7 +3,7 @@
  * it was typed and when it arrived, old and new value). Online only: the history lives on
  * the server, where nobody can alter it.
  */
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { DeviceClient } from '../sync/device-client.ts';
 import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { ServerError } from '../sync/errors.ts';
 
@@ -28,7 +28,7 @@ type HistoryRow = {
 };
 
 /** The newest changes first, at most `limit`. `key` is the row's natural key (store included). */
-export async function readCellHistory(client: SupabaseClient, table: SyncedTable, key: Row, limit = 50): Promise<ChangeRecord[]> {
+export async function readCellHistory(client: DeviceClient, table: SyncedTable, key: Row, limit = 50): Promise<ChangeRecord[]> {
   const { data, error, status } = await client
     .from('change_history')
     .select('field, old_value, new_value, changed_by_name, device_id, typed_at, arrived_at')

@@ -4,8 +4,8 @@
  * lives only on the server, where nobody can alter it; the comparison spans stores the
  * device does not hold), so they are not part of sync.
  */
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Row, SyncedTable } from '../data/synced-tables.ts';
+import type { DeviceClient } from '../sync/device-client.ts';
 import { readStoreComparison } from './comparison-api.ts';
 import type { ChangeRecord } from './history-api.ts';
 import { readCellHistory } from './history-api.ts';
@@ -17,7 +17,7 @@ export type ServerReads = {
   storeComparison(month: string): Promise<unknown>;
 };
 
-export function createServerReads(client: SupabaseClient): ServerReads {
+export function createServerReads(client: DeviceClient): ServerReads {
   return {
     cellHistory: (table, key) => readCellHistory(client, table, key),
     storeComparison: (month) => readStoreComparison(client, month),

@@ -6,6 +6,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
 import type { AppDatabase } from '../data/app-database.ts';
+import type { Database } from '../data/database.types.ts';
 import { createAuthStorage } from '../data/auth-storage.ts';
 import { authStorageKey } from '../data/device.ts';
 import { fetchNotingRetryAfter } from './retry-after.ts';
@@ -14,13 +15,16 @@ import { sessionKeeper } from './session-keeper.ts';
 
 export type BackendConfig = { supabaseUrl: string; supabaseAnonKey: string };
 
+/** The device's client, typed by the database's generated types (src/data/database.types.ts). */
+export type DeviceClient = SupabaseClient<Database>;
+
 export function createDeviceClient(
   config: BackendConfig,
   db: AppDatabase,
   options: { autoRefreshToken?: boolean } = {},
-): { client: SupabaseClient; sessions: SessionKeeper } {
+): { client: DeviceClient; sessions: SessionKeeper } {
   const storage = createAuthStorage(db);
-  const client = createClient(config.supabaseUrl, config.supabaseAnonKey, {
+  const client = createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, {
     auth: {
       storage,
       storageKey: authStorageKey,

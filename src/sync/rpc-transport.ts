@@ -7,6 +7,7 @@
  * reaches the server is `RpcCall`: supabase-js in the pages (supabase-transport.ts),
  * plain fetch in the service worker (fetch-rpc.ts), which keeps supabase-js out of it.
  */
+import type { Database, Json } from '../data/database.types.ts';
 import type { Row, SyncedTable } from '../data/synced-tables.ts';
 import { classifyFailure } from './errors.ts';
 import { retryAfterOf } from './retry-after.ts';
@@ -39,7 +40,18 @@ export type RpcAnswer = { data: unknown; error: PostgrestFailure; status: number
  * sent and answers 401, so nobody's edits are ever sent under another identity or as
  * the anonymous role.
  */
-export type RpcCall = (fn: string, args: Record<string, unknown>, signal: AbortSignal, asUser: string | null) => Promise<RpcAnswer>;
+export type RpcCall = <F extends SyncFunction>(fn: F, args: SyncFunctions[F]['Args'], signal: AbortSignal, asUser: string | null) => Promise<RpcAnswer>;
+
+/** The database functions the sync engine calls, with their arguments as the database declares them. */
+export type SyncFunctions = Pick<Database['public']['Functions'], 'push_changes_reported' | 'pull_changes' | 'pull_changes_many' | 'pull_row_counts'>;
+export type SyncFunction = keyof SyncFunctions;
+
+/**
+ * Rows and cursors are JSON by the time they reach the server; the device holds them as
+ * values of unknown shape (any synced table's row), so they are declared JSON here, once.
+ * An argument left out takes the function's default (null), as an explicit null would.
+ */
+const asJson = (value: unknown) => value as Json;
 
 /** The answer of a call not sent because the session is not the expected user's. */
 export const sessionChanged = (): RpcAnswer => ({
@@ -61,7 +73,7 @@ export function rpcTransport(
     signedInAs = known.status === 'signed-in' ? known.userId : null;
     return known;
   };
-  const rpc = (fn: string, args: Record<string, unknown>, signal: AbortSignal) => call(fn, args, signal, signedInAs);
+  const rpc = <F extends SyncFunction>(fn: F, args: SyncFunctions[F]['Args'], signal: AbortSignal) => call(fn, args, signal, signedInAs);
 
   return {
     session: () => noteUser(sessions.current()),
@@ -70,7 +82,7 @@ export function rpcTransport(
       const signal = timeout();
       try {
         const device = (await options.deviceId?.().catch(() => null)) ?? null;
-        const { data, error, status } = await rpc('push_changes_reported', { p_table: table, p_rows: rows, p_typed_at: typedAt ?? null, p_device: device }, signal);
+        const { data, error, status } = await rpc('push_changes_reported', { p_table: table, p_rows: asJson(rows), p_typed_at: asJson(typedAt ?? null), p_device: device ?? undefined }, signal);
         if (error) return failure(status, error, signal);
         const answer = data as { rows?: unknown; before?: unknown } | null;
         if (!answer || !Array.isArray(answer.rows) || !Array.isArray(answer.before) || (answer.before.length > 0 && answer.before.length !== rows.length)) {
@@ -84,7 +96,7 @@ export function rpcTransport(
     async pull(table, cursor, limit, minYear): Promise<PullOutcome> {
       const signal = timeout();
       try {
-        const { data, error, status } = await rpc('pull_changes', { p_table: table, p_cursor: cursor ?? null, p_limit: limit, p_min_year: minYear }, signal);
+        const { data, error, status } = await rpc('pull_changes', { p_table: table, p_cursor: asJson(cursor ?? null), p_limit: limit, p_min_year: minYear ?? undefined }, signal);
         if (error) return failure(status, error, signal);
         const page = data as { rows?: unknown; cursor?: unknown; has_more?: unknown } | null;
         if (!page || !Array.isArray(page.rows) || typeof page.has_more !== 'boolean') {
@@ -99,7 +111,7 @@ export function rpcTransport(
       const signal = timeout();
       try {
         const body = requests.map(({ table, cursor, minYear }) => ({ table, cursor: cursor ?? null, min_year: minYear }));
-        const { data, error, status } = await rpc('pull_changes_many', { p_requests: body, p_limit: limit }, signal);
+        const { data, error, status } = await rpc('pull_changes_many', { p_requests: asJson(body), p_limit: limit }, signal);
         if (error) return failure(status, error, signal);
         const pages = (data as { pages?: unknown } | null)?.pages;
         const wellFormed = (page: unknown): page is { table: SyncedTable; rows: Row[]; cursor: unknown; has_more: boolean } => {
@@ -117,7 +129,7 @@ export function rpcTransport(
     async countRows(tables, minYear): Promise<RowCountsOutcome> {
       const signal = timeout();
       try {
-        const { data, error, status } = await rpc('pull_row_counts', { p_tables: tables, p_min_year: minYear }, signal);
+        const { data, error, status } = await rpc('pull_row_counts', { p_tables: [...tables], p_min_year: minYear ?? undefined }, signal);
         if (error) return failure(status, error, signal);
         if (!data || typeof data !== 'object' || Array.isArray(data)) {
           return failure(502, { code: 'COUNT_SHAPE', message: 'The server answered a row count with an unexpected shape' });

@@ -8,7 +8,7 @@
  * this file listens and carries out its commands. Returns what the screens need; no
  * React here.
  */
-import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import type { RealtimeChannel } from '@supabase/supabase-js';
 import type { AppDatabase } from '../data/app-database.ts';
 import { clearLocalData, unsyncedCount } from '../data/local-data.ts';
 import { authStorageKey, backgroundSyncTag, syncLeaderLock } from '../data/device.ts';
@@ -29,6 +29,7 @@ import type { SyncStatusStore } from './status-store.ts';
 import { createSyncStatusStore } from './status-store.ts';
 import { supabaseTransport } from './supabase-transport.ts';
 import type { SyncTransport } from './transport.ts';
+import type { DeviceClient } from './device-client.ts';
 
 export type SignOutOutcome = { signedOut: true } | { signedOut: false; unsynced: number };
 
@@ -89,7 +90,7 @@ export type RuntimeParts = {
 
 const reportKey = 'sync-report';
 
-export function startSyncRuntime(options: { db: AppDatabase; client: SupabaseClient; sessions: SessionKeeper; status?: SyncStatusStore }): SyncRuntime {
+export function startSyncRuntime(options: { db: AppDatabase; client: DeviceClient; sessions: SessionKeeper; status?: SyncStatusStore }): SyncRuntime {
   const { db, client, sessions } = options;
   return runSyncRuntime({
     db,
@@ -232,7 +233,7 @@ function storedSession(text: string | null): RuntimeEvent {
 }
 
 /** Realtime through supabase-js: a poke for every change of a synced table. */
-function supabaseRealtime(client: SupabaseClient): RealtimePokes {
+function supabaseRealtime(client: DeviceClient): RealtimePokes {
   let channel: RealtimeChannel | null = null;
   return {
     authorise: (token) => client.realtime.setAuth(token),

@@ -6,7 +6,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { Device } from '../device-context.tsx';
 import { useDevice, writeContext } from '../device-context.tsx';
 import { saveRows } from '../local-writes.ts';
-import type { Row, SyncedTable } from '../synced-tables.ts';
+import type { Row } from '../synced-tables.ts';
 
 export type TeamDailyTable =
   | 'front_end_team_daily_performance'
@@ -24,7 +24,7 @@ export function useTeamMonth(table: TeamDailyTable | TeamMonthTable, storeId: st
   const device = useDevice();
   return useLiveQuery(async () => {
     if (!storeId) return [];
-    const mirror = device.db.mirror(table as SyncedTable);
+    const mirror = device.db.anyMirror(table);
     if (table === 'front_end_team_targets') {
       const row = await mirror.get([storeId, year, month]);
       return row ? [row] : [];
@@ -55,7 +55,7 @@ export async function saveAdvisorMonthFigure(
 ) {
   const { storeId, advisorId, year, month } = target;
   const firstDay = `${year}-${String(month).padStart(2, '0')}-01`;
-  const monthRows = await device.db.mirror(table).where('[store_id+year+month]').equals([storeId, year, month]).toArray();
+  const monthRows = await device.db.anyMirror(table).where('[store_id+year+month]').equals([storeId, year, month]).toArray();
   const otherDays = monthRows
     .filter((row) => row.advisor_id === advisorId && row.entry_date !== firstDay)
     .reduce((sum, row) => sum + (Number(row[field] ?? 0) || 0), 0);
