@@ -4,6 +4,7 @@
  * admins write them). Each call answers data or a message the screen can show.
  */
 import { FunctionsHttpError } from '@supabase/supabase-js';
+import type { Tables } from '../data/database.types.ts';
 import { errorText } from '../sync/errors.ts';
 import type { DeviceClient } from '../sync/device-client.ts';
 
@@ -15,7 +16,8 @@ export type AdminUser = {
   app_metadata: { store_id?: string | null; is_admin?: unknown };
 };
 
-export type Store = { id: string; name: string; subdomain: string | null };
+/** A store as the admin area lists it: the columns it reads of public.stores. */
+export type Store = Pick<Tables<'stores'>, 'id' | 'name' | 'subdomain'>;
 
 export type UserProfileInput = {
   firstName: string | null;

@@ -17,16 +17,6 @@ export type ChangeRecord = {
   arrivedAt: string;
 };
 
-type HistoryRow = {
-  field: string;
-  old_value: unknown;
-  new_value: unknown;
-  changed_by_name: string | null;
-  device_id: string | null;
-  typed_at: string | null;
-  arrived_at: string;
-};
-
 /** The newest changes first, at most `limit`. `key` is the row's natural key (store included). */
 export async function readCellHistory(client: DeviceClient, table: SyncedTable, key: Row, limit = 50): Promise<ChangeRecord[]> {
   const { data, error, status } = await client
@@ -38,13 +28,15 @@ export async function readCellHistory(client: DeviceClient, table: SyncedTable, 
     .order('id', { ascending: false })
     .limit(limit);
   if (error) throw new ServerError(error.message, error.code ?? '', status);
-  return (data as HistoryRow[]).map((row) => ({
-    field: row.field,
+  // The view's columns read as nullable (a view's always do); the table's field and
+  // arrival time never are.
+  return data.map((row) => ({
+    field: row.field ?? '',
     oldValue: row.old_value,
     newValue: row.new_value,
     by: row.changed_by_name,
     device: row.device_id,
     typedAt: row.typed_at,
-    arrivedAt: row.arrived_at,
+    arrivedAt: row.arrived_at ?? '',
   }));
 }

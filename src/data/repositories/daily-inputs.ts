@@ -5,7 +5,7 @@ import { dailyCalendarColumns } from '../../domain/calendar.ts';
 import type { Device } from '../device-context.tsx';
 import { useDevice, writeContext } from '../device-context.tsx';
 import { saveRows } from '../local-writes.ts';
-import type { Row } from '../synced-tables.ts';
+import type { LocalRow } from '../synced-tables.ts';
 import { showDailyValuesBeingSaved } from './month-rows.ts';
 
 export type LabourRow = 'CP' | 'W' | 'I';
@@ -13,12 +13,12 @@ export type Metric = 'hours' | 'sales';
 /** `seen`: the value shown when the person started typing (the edit's base), when known. */
 export type DailyValue = { date: IsoDate; row: LabourRow; metric: Metric; value: number | null; seen?: number | null };
 
-export function dailyInputsBetween(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate): Promise<Row[]> {
+export function dailyInputsBetween(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate): Promise<LocalRow<'daily_inputs'>[]> {
   return device.db.keyRange('daily_inputs', [storeId, from], [storeId, to]).toArray();
 }
 
 /** Every stored value of the store between two dates (inclusive); undefined while loading. */
-export function useDailyInputs(storeId: string | null, from: IsoDate, to: IsoDate): Row[] | undefined {
+export function useDailyInputs(storeId: string | null, from: IsoDate, to: IsoDate): LocalRow<'daily_inputs'>[] | undefined {
   const device = useDevice();
   return useLiveQuery(async () => (storeId ? dailyInputsBetween(device, storeId, from, to) : []), [device, storeId, from, to]);
 }

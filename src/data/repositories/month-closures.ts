@@ -12,7 +12,9 @@ import { isWorkWeek, monthDays, withClosedMonths } from '../../domain/work-days.
 import type { Device } from '../device-context.tsx';
 import { useDevice, writeContext } from '../device-context.tsx';
 import { saveRows } from '../local-writes.ts';
-import type { Row } from '../synced-tables.ts';
+import type { LocalRow } from '../synced-tables.ts';
+
+type Closure = LocalRow<'month_closures'>;
 import { numberOrNull } from '../values.ts';
 import type { MonthRows } from './month-rows.ts';
 import { readWorkPattern } from './month-rows.ts';
@@ -49,22 +51,22 @@ export function setMonthClosed(device: Device, storeId: string, month: string, c
  * confirmed by the server has none yet: it is computed with the store's settings of now,
  * which are what the server will keep.
  */
-const keepsSettings = (row: Row | null | undefined): row is Row => !!row && !row.deleted_at && isWorkWeek(row.work_week);
+const keepsSettings = (row: Closure | null | undefined): row is Closure & { work_week: string } => !!row && !row.deleted_at && isWorkWeek(row.work_week);
 
 /** The month's closure when it keeps the settings it was closed with; null otherwise. */
-export async function readClosedMonth(device: Pick<Device, 'db'>, storeId: string, month: MonthKey): Promise<Row | null> {
+export async function readClosedMonth(device: Pick<Device, 'db'>, storeId: string, month: MonthKey): Promise<Closure | null> {
   const row = await device.db.mirror('month_closures').get([storeId, `${month}-01`]);
   return keepsSettings(row) ? row : null;
 }
 
 /** Undefined while the device database is answering. */
-export function useClosedMonth(storeId: string | null, month: MonthKey): Row | null | undefined {
+export function useClosedMonth(storeId: string | null, month: MonthKey): Closure | null | undefined {
   const device = useDevice();
   return useLiveQuery(async () => (storeId ? readClosedMonth(device, storeId, month) : null), [device, storeId, month]);
 }
 
 /** The month's rows as its figures are computed: a closed month with the work week and Work Mix target it was closed with. */
-export function asClosedMonth(rows: MonthRows, closure: Row | null | undefined): MonthRows {
+export function asClosedMonth(rows: MonthRows, closure: Closure | null | undefined): MonthRows {
   if (!keepsSettings(closure)) return rows;
   const mix = [closure.mix_target_cp, closure.mix_target_w, closure.mix_target_i].map(numberOrNull);
   return {

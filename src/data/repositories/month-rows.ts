@@ -16,33 +16,34 @@ import { monthBounds, monthDays, monthWeekParts, workPattern } from '../../domai
 import type { AppDatabase } from '../app-database.ts';
 import type { Device } from '../device-context.tsx';
 import { useDevice } from '../device-context.tsx';
-import type { Row } from '../synced-tables.ts';
+import type { LocalRow, RowFields } from '../synced-tables.ts';
 import { numberOrNull } from '../values.ts';
 import { liveMonthsOf } from './live-months.ts';
 
 export type MonthRows = {
   month: MonthKey;
-  daily: Row[];
+  daily: LocalRow<'daily_inputs'>[];
   /** What was entered for each week part of the month, by the part's first day. */
   weeks: Map<IsoDate, EnteredDays>;
   targets: Record<string, number | null>;
-  settings: Row | null;
+  /** The settings the month uses: the store's, or a closed month's kept ones laid over them. */
+  settings: RowFields<'store_settings'> | null;
   pattern: WorkPattern;
-  laborGross: Row[];
-  operational: Row | null;
+  laborGross: LocalRow<'monthly_labor_gross_inputs'>[];
+  operational: LocalRow<'monthly_operational_inputs'> | null;
 };
 
 /** The store's work pattern with its calendar exceptions between two dates. */
-export async function readWorkPattern(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate, settings?: Row | null): Promise<WorkPattern> {
+export async function readWorkPattern(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate, settings?: RowFields<'store_settings'> | null): Promise<WorkPattern> {
   const stored = settings === undefined ? await device.db.mirror('store_settings').get([storeId]) : settings;
   const days = await device.db.mirror('store_calendar_days').where('[store_id+calendar_date]').between([storeId, from], [storeId, to], true, true).toArray();
   const exceptions = new Map<IsoDate, boolean>();
-  for (const day of days) if (typeof day.is_work_day === 'boolean') exceptions.set(String(day.calendar_date), day.is_work_day);
+  for (const day of days) if (typeof day.is_work_day === 'boolean') exceptions.set(day.calendar_date, day.is_work_day);
   return workPattern(stored?.work_week, exceptions);
 }
 
 /** What was entered for each week part of the month, and the work pattern that fills the gaps. */
-export async function readMonthDayRows(device: Pick<Device, 'db'>, storeId: string, month: MonthKey, settings?: Row | null) {
+export async function readMonthDayRows(device: Pick<Device, 'db'>, storeId: string, month: MonthKey, settings?: RowFields<'store_settings'> | null) {
   const bounds = monthBounds(month);
   const parts = monthWeekParts(month);
   const [weekRows, pattern] = await Promise.all([
@@ -51,7 +52,7 @@ export async function readMonthDayRows(device: Pick<Device, 'db'>, storeId: stri
   ]);
   const weeks = new Map<IsoDate, EnteredDays>();
   for (const row of weekRows) {
-    if (row) weeks.set(String(row.week_start_date), { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
+    if (row) weeks.set(row.week_start_date, { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
   }
   return { weeks, pattern };
 }
@@ -78,7 +79,7 @@ export async function readMonthRows(device: Pick<Device, 'db'>, storeId: string,
     month,
     daily,
     weeks,
-    targets: Object.fromEntries(targetRows.map((row) => [String(row.metric_key), numberOrNull(row.target_value)])),
+    targets: Object.fromEntries(targetRows.map((row) => [row.metric_key, numberOrNull(row.target_value)])),
     settings: settings ?? null,
     pattern,
     laborGross,
@@ -106,7 +107,10 @@ export function showDailyValuesBeingSaved(db: AppDatabase, storeId: string, cell
     const daily = [...rows.daily];
     for (const cell of shown) {
       const index = daily.findIndex((row) => row.entry_date === cell.date && row.row_identifier === cell.row && row.metric_type === cell.metric);
-      const row = index >= 0 ? { ...daily[index], value: cell.value } : { store_id: storeId, entry_date: cell.date, row_identifier: cell.row, metric_type: cell.metric, value: cell.value };
+      const existing = index >= 0 ? daily[index] : undefined;
+      const row: LocalRow<'daily_inputs'> = existing
+        ? { ...existing, value: cell.value }
+        : { store_id: storeId, entry_date: cell.date, row_identifier: cell.row, metric_type: cell.metric, value: cell.value };
       if (index >= 0) daily[index] = row;
       else daily.push(row);
     }
@@ -141,7 +145,7 @@ export async function readYearDays(device: Pick<Device, 'db'>, storeId: string, 
     readWorkPattern(device, storeId, `${year}-01-01`, `${year}-12-31`),
   ]);
   const entries = new Map<IsoDate, EnteredDays>();
-  for (const row of weekRows) entries.set(String(row.week_start_date), { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
+  for (const row of weekRows) entries.set(row.week_start_date, { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
   const months = new Map<number, MonthDays>();
   for (let month = 1; month <= 12; month += 1) months.set(month, monthDays(`${year}-${String(month).padStart(2, '0')}`, entries, pattern, today));
   return months;
@@ -153,7 +157,7 @@ export function useYearDays(storeId: string | null, year: number, today: IsoDate
 }
 
 /** The monthly table's entries by labour type, from its stored rows. */
-export function laborEntriesOf(rows: Row[]): Map<LaborType, LaborEntry> {
+export function laborEntriesOf(rows: readonly LocalRow<'monthly_labor_gross_inputs'>[]): Map<LaborType, LaborEntry> {
   return new Map(
     rows.map((row) => [row.labor_type as LaborType, { gross: numberOrNull(row.gross_value), subletSales: numberOrNull(row.direct_sales_value), repairOrders: numberOrNull(row.return_on_sales) }]),
   );

@@ -3,9 +3,9 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { Device } from '../device-context.tsx';
 import { useDevice, writeContext } from '../device-context.tsx';
 import { saveRows } from '../local-writes.ts';
-import type { Row } from '../synced-tables.ts';
+import type { LocalRow, Row } from '../synced-tables.ts';
 
-export function useStoreSettings(storeId: string | null): Row | null | undefined {
+export function useStoreSettings(storeId: string | null): LocalRow<'store_settings'> | null | undefined {
   const device = useDevice();
   return useLiveQuery(async () => (storeId ? ((await device.db.mirror('store_settings').get([storeId])) ?? null) : null), [device, storeId]);
 }
@@ -21,7 +21,7 @@ export function useDashboardPreferences(userId: string, storeId: string | null):
   return useLiveQuery(async () => {
     if (!storeId) return null;
     const row = await device.db.mirror('user_dashboard_preferences').get([userId, storeId]);
-    return row ? { selected_kpis: row.selected_kpis as string[], kpi_order: (row.kpi_order as string[] | null) ?? null } : null;
+    return row ? { selected_kpis: row.selected_kpis ?? [], kpi_order: row.kpi_order ?? null } : null;
   }, [device, userId, storeId]);
 }
 
@@ -34,7 +34,7 @@ export function saveDashboardPreferences(device: Device, storeId: string, prefer
 }
 
 /** Active advisors, oldest first (the order they were added). */
-export function useActiveAdvisors(storeId: string | null): Row[] | undefined {
+export function useActiveAdvisors(storeId: string | null): LocalRow<'front_end_team_advisors'>[] | undefined {
   const device = useDevice();
   return useLiveQuery(async () => {
     if (!storeId) return [];
@@ -44,7 +44,7 @@ export function useActiveAdvisors(storeId: string | null): Row[] | undefined {
 }
 
 /** Every advisor of the store, active or not (a month lists those with figures in it). */
-export function useStoreAdvisors(storeId: string | null): Row[] | undefined {
+export function useStoreAdvisors(storeId: string | null): LocalRow<'front_end_team_advisors'>[] | undefined {
   const device = useDevice();
   return useLiveQuery(async () => (storeId ? device.db.mirror('front_end_team_advisors').where('store_id').equals(storeId).toArray() : []), [device, storeId]);
 }
@@ -69,7 +69,7 @@ export function retireAdvisor(device: Device, id: string) {
 }
 
 /** The store's calendar exceptions of a year (holidays, extra openings), by date. */
-export function useCalendarDays(storeId: string | null, year: number): Row[] | undefined {
+export function useCalendarDays(storeId: string | null, year: number): LocalRow<'store_calendar_days'>[] | undefined {
   const device = useDevice();
   return useLiveQuery(
     async () => (storeId ? (await device.db.mirror('store_calendar_days').where('[store_id+year]').equals([storeId, year]).sortBy('calendar_date')) : []),

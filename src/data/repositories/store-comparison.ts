@@ -9,14 +9,23 @@ import type { EnteredDays } from '../../domain/work-days.ts';
 import { workPattern } from '../../domain/work-days.ts';
 import type { AppDatabase } from '../app-database.ts';
 import { readMeta, writeMeta } from '../sync-store.ts';
-import type { Row } from '../synced-tables.ts';
+import type { ServerRow } from '../synced-tables.ts';
 import { numberOrNull } from '../values.ts';
 import type { MonthRows } from './month-rows.ts';
 
 export type StoreMonthPair = { storeId: string; name: string; current: MonthRows; lastYear: MonthRows };
 export type CachedComparison = { fetchedAt: number; stores: StoreMonthPair[] };
 
-type ServerRows = { daily?: Row[]; weeks?: Row[]; targets?: Row[]; settings?: Row | null; calendar?: Row[]; labor_gross?: Row[]; operational?: Row | null };
+/** One store's month as public.store_comparison answers it: the tables' rows without sync_xid. */
+type ServerRows = {
+  daily?: ServerRow<'daily_inputs'>[];
+  weeks?: ServerRow<'weekly_store_performance'>[];
+  targets?: ServerRow<'monthly_targets'>[];
+  settings?: ServerRow<'store_settings'> | null;
+  calendar?: ServerRow<'store_calendar_days'>[];
+  labor_gross?: ServerRow<'monthly_labor_gross_inputs'>[];
+  operational?: ServerRow<'monthly_operational_inputs'> | null;
+};
 type ServerStore = { store_id?: string; name?: string; month?: ServerRows; last_year?: ServerRows };
 
 const cacheKey = (month: MonthKey) => `store-comparison:${month}`;

@@ -8,7 +8,7 @@ import { parseDate } from '../../domain/calendar.ts';
 import type { Device } from '../device-context.tsx';
 import { useDevice, writeContext } from '../device-context.tsx';
 import { saveRows } from '../local-writes.ts';
-import type { Row } from '../synced-tables.ts';
+import type { LocalRow } from '../synced-tables.ts';
 import type { LaborType } from '../../domain/monthly-table.ts';
 import { weekPartEnd } from '../../domain/work-days.ts';
 
@@ -47,7 +47,7 @@ export function useMonthlyTargets(storeId: string | null, year: number, month: n
   return useLiveQuery(async () => {
     if (!storeId) return {};
     const rows = await device.db.keyRange('monthly_targets', [storeId, year, month]).toArray();
-    return Object.fromEntries(rows.map((row) => [String(row.metric_key), row.target_value === null ? null : Number(row.target_value)]));
+    return Object.fromEntries(rows.map((row) => [row.metric_key, row.target_value === null ? null : Number(row.target_value)]));
   }, [device, storeId, year, month]);
 }
 
@@ -65,7 +65,7 @@ export function saveMonthlyTargets(device: Device, storeId: string, year: number
 export type { LaborType } from '../../domain/monthly-table.ts';
 export type LaborGross = { gross_value: number | null; direct_sales_value: number | null; return_on_sales: number | null };
 
-export function useLaborGross(storeId: string | null, monthYear: IsoDate): Row[] | undefined {
+export function useLaborGross(storeId: string | null, monthYear: IsoDate): LocalRow<'monthly_labor_gross_inputs'>[] | undefined {
   const device = useDevice();
   return useLiveQuery(
     async () => (storeId ? device.db.keyRange('monthly_labor_gross_inputs', [storeId, monthYear]).toArray() : []),
@@ -79,7 +79,7 @@ export function saveLaborGross(device: Device, storeId: string, monthYear: IsoDa
 
 export type YearlyFields = Partial<Record<'sales' | 'gp_net' | 'ros' | 'personnel_exp' | 'semi_fixed_exp' | 'fixed_exp', number | null>>;
 
-export function useYearlyInputs(storeId: string | null, year: number): Row[] | undefined {
+export function useYearlyInputs(storeId: string | null, year: number): LocalRow<'yearly_financial_inputs'>[] | undefined {
   const device = useDevice();
   return useLiveQuery(
     async () => (storeId ? device.db.keyRange('yearly_financial_inputs', [storeId, year]).toArray() : []),

@@ -1,4 +1,5 @@
 import { useStoreSettings } from '../../data/repositories/store-and-people.ts';
+import type { Row } from '../../data/synced-tables.ts';
 import { formatCurrencyOrDash } from '../../domain/format.ts';
 import { monthLabel } from '../../domain/month.ts';
 import { CategorySummary } from '../../ui/CategorySummary.tsx';
@@ -27,7 +28,8 @@ export function ServiceOverviewPage() {
   const { storeId } = useAccount();
   const { month, move } = useSelectedMonth();
   const data = useDailyMonth(storeId, month);
-  const settings = useStoreSettings(storeId);
+  // Read field by field, by the keys the field limits list.
+  const settings: Row | null | undefined = useStoreSettings(storeId);
   const value = (key: string) => (settings?.[key] === null || settings?.[key] === undefined ? null : Number(settings[key]));
   return (
     <section className="card overview" aria-labelledby="overview-title">

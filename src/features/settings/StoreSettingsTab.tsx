@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useDevice } from '../../data/device-context.tsx';
 import { saveStoreSettings, useStoreSettings } from '../../data/repositories/store-and-people.ts';
+import type { Row } from '../../data/synced-tables.ts';
 import { numberOrNull } from '../../data/values.ts';
 import { isNumberLimit } from '../../domain/field-rules.ts';
 import { fieldLimits } from '../../domain/limits.ts';
@@ -33,7 +34,8 @@ export function StoreSettingsTab() {
   const [mixMessage, setMixMessage] = useState<FormResult | null>(null);
   const device = useDevice();
   const { storeId } = useAccount();
-  const settings = useStoreSettings(storeId);
+  // Read field by field, by the keys the field limits list.
+  const settings: Row | null | undefined = useStoreSettings(storeId);
   if (settings === undefined) return <p>Loading store settings...</p>;
   const valuesOf = (fields: NumberField[]) => Object.fromEntries(fields.map((field) => [field.key, numberOrNull(settings?.[field.key])]));
   const save = async (changes: Record<string, number | null>, saved: string) => {
