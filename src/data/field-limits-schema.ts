@@ -45,6 +45,7 @@ type UnknownDependencies = {
   }[keyof Limits[T]];
 }[LimitedTable];
 
+/** An error below names what is wrong, or the check (hover it in an editor to list the columns). */
 export type FieldLimitsFollowTheSchema = [
   ExpectNone<UnknownTables>,
   ExpectNone<TablesWithoutLimits>,
