@@ -75,10 +75,10 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "advisor_survey_data_advisor"
-            columns: ["advisor_id", "store_id"]
+            columns: ["store_id", "advisor_id"]
             isOneToOne: false
             referencedRelation: "front_end_team_advisors"
-            referencedColumns: ["id", "store_id"]
+            referencedColumns: ["store_id", "id"]
           },
           {
             foreignKeyName: "advisor_survey_data_store_id_fkey"
@@ -266,10 +266,10 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "front_end_team_advisor_op_codes_advisor"
-            columns: ["advisor_id", "store_id"]
+            columns: ["store_id", "advisor_id"]
             isOneToOne: false
             referencedRelation: "front_end_team_advisors"
-            referencedColumns: ["id", "store_id"]
+            referencedColumns: ["store_id", "id"]
           },
           {
             foreignKeyName: "front_end_team_advisor_op_codes_store_id_fkey"
@@ -344,10 +344,10 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "front_end_team_advisor_surveys_advisor"
-            columns: ["advisor_id", "store_id"]
+            columns: ["store_id", "advisor_id"]
             isOneToOne: false
             referencedRelation: "front_end_team_advisors"
-            referencedColumns: ["id", "store_id"]
+            referencedColumns: ["store_id", "id"]
           },
           {
             foreignKeyName: "front_end_team_advisor_surveys_store_id_fkey"
@@ -452,10 +452,10 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "front_end_team_advisor_totals_advisor"
-            columns: ["advisor_id", "store_id"]
+            columns: ["store_id", "advisor_id"]
             isOneToOne: false
             referencedRelation: "front_end_team_advisors"
-            referencedColumns: ["id", "store_id"]
+            referencedColumns: ["store_id", "id"]
           },
           {
             foreignKeyName: "front_end_team_advisor_totals_store_id_fkey"
@@ -577,10 +577,10 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "front_end_team_daily_performance_advisor"
-            columns: ["advisor_id", "store_id"]
+            columns: ["store_id", "advisor_id"]
             isOneToOne: false
             referencedRelation: "front_end_team_advisors"
-            referencedColumns: ["id", "store_id"]
+            referencedColumns: ["store_id", "id"]
           },
           {
             foreignKeyName: "front_end_team_daily_performance_store_id_fkey"
@@ -1690,8 +1690,6 @@ export type Database = {
       }
       store_comparison: { Args: { p_month: string }; Returns: Json }
       store_deletion_impact: { Args: { p_store: string }; Returns: Json }
-      synced_table_key: { Args: { p_table: string }; Returns: string[] }
-      synced_table_year_column: { Args: { p_table: string }; Returns: string }
     }
     Enums: {
       [_ in never]: never

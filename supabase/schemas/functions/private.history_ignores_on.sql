@@ -7,3 +7,5 @@ as $$
   select p_field in ('id', 'store_id', 'created_at', 'updated_at', 'sync_xid', 'year', 'month', 'day_of_week_iso')
       or (p_op = 'INSERT' and p_field in ('week_of_month_display', 'year_week_actual'))
 $$;
+
+revoke all on function private.history_ignores_on(text, text) from public;

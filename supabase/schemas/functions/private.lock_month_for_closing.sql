@@ -11,3 +11,5 @@ begin
   return new;
 end
 $$;
+
+revoke all on function private.lock_month_for_closing() from public;

@@ -24,3 +24,5 @@ begin
   execute format('revoke delete, truncate, references, trigger on %s from authenticated', p_table);
 end
 $$;
+
+revoke all on function private.make_store_scoped(regclass) from public;

@@ -11,3 +11,5 @@ as $$
     'an administrator')
   from auth.users u where u.id = p_user
 $$;
+
+revoke all on function private.person_name(uuid) from public;

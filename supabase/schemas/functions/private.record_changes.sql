@@ -13,7 +13,7 @@ language plpgsql security definer
 set search_path = ''
 as $$
 declare
-  v_key_columns text[] := public.synced_table_key(tg_table_name);
+  v_key_columns text[] := private.synced_table_key(tg_table_name);
   v_fields text[];
   v_typed jsonb;
   v_device text;
@@ -108,3 +108,5 @@ begin
   return null;
 end
 $$;
+
+revoke all on function private.record_changes() from public;

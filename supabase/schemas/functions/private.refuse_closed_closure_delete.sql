@@ -15,3 +15,5 @@ begin
   return old;
 end
 $$;
+
+revoke all on function private.refuse_closed_closure_delete() from public;

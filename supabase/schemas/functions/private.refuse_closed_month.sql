@@ -38,3 +38,5 @@ begin
   return case when tg_op = 'DELETE' then old else new end;
 end
 $$;
+
+revoke all on function private.refuse_closed_month() from public;

@@ -9,7 +9,7 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  v_identity text[] := array['id'] || public.synced_table_key(tg_table_name);
+  v_identity text[] := array['id'] || private.synced_table_key(tg_table_name);
   v_old jsonb;
   v_new jsonb;
   v_changed text;
@@ -29,8 +29,10 @@ begin
   select string_agg(distinct k, ', ') into v_changed
     from unnest(v_identity) k where v_old -> k is distinct from v_new -> k;
   raise exception '% of a % row cannot change: a figure''s id and its % never change in place',
-                  v_changed, tg_table_name, array_to_string(public.synced_table_key(tg_table_name), ', ')
+                  v_changed, tg_table_name, array_to_string(private.synced_table_key(tg_table_name), ', ')
     using errcode = '23I01',
           hint = 'Enter the value under its new date, row or metric and clear the old one; both are recorded in the history.';
 end
 $$;
+
+revoke all on function private.refuse_identity_change() from public;

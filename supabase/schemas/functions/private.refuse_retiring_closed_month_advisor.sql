@@ -27,3 +27,5 @@ begin
   return new;
 end
 $$;
+
+revoke all on function private.refuse_retiring_closed_month_advisor() from public;

@@ -14,3 +14,5 @@ as $$
       then make_date((p_row ->> 'year')::integer, (p_row ->> 'month')::integer, 1)
   end
 $$;
+
+revoke all on function private.row_month(jsonb) from public;

@@ -12,3 +12,5 @@ begin
   return new;
 end
 $$;
+
+revoke all on function private.stamp_created_at() from public;

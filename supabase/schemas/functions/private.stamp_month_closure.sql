@@ -51,3 +51,5 @@ begin
   return new;
 end
 $$;
+
+revoke all on function private.stamp_month_closure() from public;

@@ -10,3 +10,5 @@ begin
   return new;
 end
 $$;
+
+revoke all on function private.stamp_sync_columns() from public;

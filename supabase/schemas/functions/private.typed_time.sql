@@ -10,3 +10,5 @@ exception when others then
   return null;
 end
 $$;
+
+revoke all on function private.typed_time(text) from public;

@@ -1,18 +1,9 @@
--- Who may see what: the caller's store, read from the authoritative app_metadata (written
--- only by the service role), never from user_metadata, which any signed-in user can change
--- about themselves. Read from auth.users rather than the JWT so a store reassignment
--- applies at once, not at token refresh.
+-- The caller's store, for policies and clients: runs as the caller (security invoker) and
+-- asks private.caller_store_id, which reads the account as its owner.
 create or replace function public.get_user_store_id() returns uuid
-language sql stable security definer
+language sql stable security invoker
 set search_path = ''
-as $$
-  select case
-    when (u.raw_app_meta_data ->> 'store_id') ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-      then (u.raw_app_meta_data ->> 'store_id')::uuid
-  end
-  from auth.users u
-  where u.id = auth.uid()
-$$;
+as $$ select private.caller_store_id() $$;
 
 revoke execute on function public.get_user_store_id() from public, anon;
 grant execute on function public.get_user_store_id() to authenticated, service_role;

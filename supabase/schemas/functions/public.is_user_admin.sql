@@ -1,14 +1,9 @@
--- Whether the caller is an admin, from app_metadata in auth.users (as get_user_store_id):
--- a revoked admin flag applies at once.
+-- Whether the caller is an admin, for policies and clients: runs as the caller and asks
+-- private.caller_is_admin.
 create or replace function public.is_user_admin() returns boolean
-language sql stable security definer
+language sql stable security invoker
 set search_path = ''
-as $$
-  select coalesce(
-    (select (u.raw_app_meta_data ->> 'is_admin') = 'true' from auth.users u where u.id = auth.uid()),
-    false
-  )
-$$;
+as $$ select private.caller_is_admin() $$;
 
 revoke execute on function public.is_user_admin() from public, anon;
 grant execute on function public.is_user_admin() to authenticated, service_role;

@@ -37,7 +37,7 @@ declare
   v_last_id uuid;
   v_year_filter text;
 begin
-  if public.synced_table_key(p_table) is null then
+  if private.synced_table_key(p_table) is null then
     raise exception 'pull_changes: "%" is not a synced table', p_table using errcode = '22023';
   end if;
   if p_limit is null or p_limit < 1 or p_limit > 1000 then

@@ -44,7 +44,7 @@ begin
       raise exception 'pull_changes_many: each request names its table' using errcode = '22023';
     end if;
     v_table := v_request ->> 'table';
-    if public.synced_table_key(v_table) is null then
+    if private.synced_table_key(v_table) is null then
       raise exception 'pull_changes: "%" is not a synced table', v_table using errcode = '22023';
     end if;
     v_cursor := nullif(v_request -> 'cursor', 'null'::jsonb);
@@ -62,7 +62,7 @@ begin
       from pg_catalog.pg_attribute a
       where a.attrelid = pg_catalog.to_regclass(pg_catalog.format('public.%I', v_table))
         and a.attnum > 0 and not a.attisdropped and a.attname <> 'sync_xid';
-    v_year_filter := case public.synced_table_year_column(v_table)
+    v_year_filter := case private.synced_table_year_column(v_table)
       when 'year' then 'and ($5::integer is null or t.year >= $5)'
       when 'month_year' then 'and ($5::integer is null or t.month_year >= make_date($5, 1, 1))'
       else 'and ($5::integer is null or true)'

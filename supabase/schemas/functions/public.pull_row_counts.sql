@@ -19,10 +19,10 @@ begin
     raise exception 'pull_row_counts: at most 50 tables' using errcode = '22023';
   end if;
   foreach v_table in array p_tables loop
-    if public.synced_table_key(v_table) is null then
+    if private.synced_table_key(v_table) is null then
       raise exception 'pull_row_counts: "%" is not a synced table', v_table using errcode = '22023';
     end if;
-    v_floor := case public.synced_table_year_column(v_table)
+    v_floor := case private.synced_table_year_column(v_table)
       when 'year' then 'and ($1::integer is null or t.year >= $1)'
       when 'month_year' then 'and ($1::integer is null or t.month_year >= make_date($1, 1, 1))'
       else 'and ($1::integer is null or true)'

@@ -70,7 +70,7 @@ declare
   v_out jsonb;
   v_outs jsonb[] := '{}';
 begin
-  v_key := public.synced_table_key(p_table);
+  v_key := private.synced_table_key(p_table);
   if v_key is null then
     raise exception 'push_changes: "%" is not a synced table', p_table using errcode = '22023';
   end if;

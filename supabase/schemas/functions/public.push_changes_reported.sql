@@ -27,7 +27,7 @@ declare
   v_match text;
   v_before jsonb;
 begin
-  v_key := public.synced_table_key(p_table);
+  v_key := private.synced_table_key(p_table);
   perform set_config('app.push_device', left(coalesce(p_device, ''), 100), true);
   perform set_config('app.push_typed_at', '', true);
   if v_key is not null and jsonb_typeof(p_rows) = 'array' and jsonb_typeof(p_typed_at) = 'array'

@@ -2,11 +2,12 @@
 -- year before, as the month screens read them on a store's own device
 -- (private.store_month_rows). The app computes every figure from these with the same code
 -- as the store's own screens, so the comparison and a store's tiles can never disagree.
--- Security definer (it reads every store), so it checks itself: anyone but an admin is
--- refused with 42501 by the database, whatever the screen shows.
+-- The list of stores is read as the caller (the stores' policy lets an admin read every
+-- store); anyone but an admin is refused with 42501 by the database, whatever the screen
+-- shows.
 create or replace function public.store_comparison(p_month date)
 returns jsonb
-language plpgsql stable security definer
+language plpgsql stable security invoker
 set search_path = ''
 as $$
 declare

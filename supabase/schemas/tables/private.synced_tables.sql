@@ -1,5 +1,5 @@
 -- The synced tables and their natural keys in one place. Each synced table's own file adds
--- its row here; public.synced_table_key() is how the sync functions (security invoker, so
+-- its row here; private.synced_table_key() is how the sync functions (security invoker, so
 -- they cannot read the private schema themselves) look a table up, and the triggers that
 -- guard identity and record the history read the key from it too. The device's copy of the
 -- list is src/data/synced-tables.ts; a test keeps the two equal.

@@ -1,6 +1,6 @@
 -- An advisor's survey figures for a month: MPI media, NPS as typed, surveys, e-mail
 -- penetration. Every table of the front-end team is store-scoped like the rest of the store's data;
--- an advisor's rows name the advisor with the store (advisor_id, store_id), so a row can
+-- an advisor's rows name the advisor with the store (store_id, advisor_id), so a row can
 -- only belong to an advisor of its own store.
 
 create table public.advisor_survey_data (
@@ -17,7 +17,7 @@ create table public.advisor_survey_data (
   sync_xid xid8 not null default pg_current_xact_id(),
   deleted_at timestamptz,
   constraint advisor_survey_data_natural_key unique (store_id, advisor_id, year, month),
-  constraint advisor_survey_data_advisor foreign key (advisor_id, store_id) references public.front_end_team_advisors (id, store_id) on delete cascade,
+  constraint advisor_survey_data_advisor foreign key (store_id, advisor_id) references public.front_end_team_advisors (store_id, id) on delete cascade,
   constraint advisor_survey_data_email_penetration_in_range check (email_penetration is null or (email_penetration <> 'NaN' and email_penetration between 0 and 100)),
   constraint advisor_survey_data_month_in_range check (month between 1 and 12),
   constraint advisor_survey_data_mpi_media_in_range check (mpi_media is null or (mpi_media <> 'NaN' and mpi_media between 0 and 100)),

@@ -2,7 +2,7 @@
 -- advisor and day: a month's figure is the sum of its days, and the tracker enters it on
 -- the month's first day.
 -- Every table of the front-end team is store-scoped like the rest of the store's data;
--- an advisor's rows name the advisor with the store (advisor_id, store_id), so a row can
+-- an advisor's rows name the advisor with the store (store_id, advisor_id), so a row can
 -- only belong to an advisor of its own store.
 
 create table public.front_end_team_advisor_op_codes (
@@ -24,7 +24,7 @@ create table public.front_end_team_advisor_op_codes (
   sync_xid xid8 not null default pg_current_xact_id(),
   deleted_at timestamptz,
   constraint front_end_team_advisor_op_codes_natural_key unique (store_id, advisor_id, entry_date),
-  constraint front_end_team_advisor_op_codes_advisor foreign key (advisor_id, store_id) references public.front_end_team_advisors (id, store_id) on delete cascade,
+  constraint front_end_team_advisor_op_codes_advisor foreign key (store_id, advisor_id) references public.front_end_team_advisors (store_id, id) on delete cascade,
   constraint front_end_team_advisor_op_codes_calendar_matches_date check (
     year = extract(year from entry_date)::integer and month = extract(month from entry_date)::integer
   ),

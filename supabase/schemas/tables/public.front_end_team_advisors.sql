@@ -1,7 +1,7 @@
 -- The store's service advisors. An advisor leaves the team with is_active = false (their
 -- figures stay); retiring one (deleted_at) who has figures in a closed month is refused.
--- The composite key (id, store_id) lets the advisors' figures prove that the advisor
--- belongs to the same store as the row.
+-- The composite key (store_id, id) lets the advisors' figures prove that the advisor
+-- belongs to the same store as the row, and is the index a store's advisors are read by.
 
 create table public.front_end_team_advisors (
   id uuid primary key default gen_random_uuid(),
@@ -14,7 +14,7 @@ create table public.front_end_team_advisors (
   updated_at timestamptz not null default now(),
   sync_xid xid8 not null default pg_current_xact_id(),
   deleted_at timestamptz,
-  constraint front_end_team_advisors_id_store unique (id, store_id),
+  constraint front_end_team_advisors_store_id_id unique (store_id, id),
   constraint front_end_team_advisors_advisor_name_length check (btrim(advisor_name) <> '' and char_length(advisor_name) <= 200),
   constraint front_end_team_advisors_employee_id_length check (employee_id is null or char_length(employee_id) <= 64)
 );

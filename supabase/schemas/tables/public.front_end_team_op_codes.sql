@@ -1,6 +1,6 @@
 -- The team's op codes (the store's, not an advisor's), kept per store and day.
 -- Every table of the front-end team is store-scoped like the rest of the store's data;
--- an advisor's rows name the advisor with the store (advisor_id, store_id), so a row can
+-- an advisor's rows name the advisor with the store (store_id, advisor_id), so a row can
 -- only belong to an advisor of its own store.
 
 create table public.front_end_team_op_codes (

@@ -1,7 +1,7 @@
 -- The front-end team's score-card targets for a month: sales and labour per RO and per
 -- day, ROs and customer-pay ROs per day, customer-pay hours per RO, ELR.
 -- Every table of the front-end team is store-scoped like the rest of the store's data;
--- an advisor's rows name the advisor with the store (advisor_id, store_id), so a row can
+-- an advisor's rows name the advisor with the store (store_id, advisor_id), so a row can
 -- only belong to an advisor of its own store.
 
 create table public.front_end_team_targets (

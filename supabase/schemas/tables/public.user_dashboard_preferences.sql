@@ -36,6 +36,8 @@ comment on column public.user_dashboard_preferences.kpi_order is 'The order the 
 comment on column public.user_dashboard_preferences.sync_xid is 'The transaction that last wrote the row, stamped by the server: pulls page by it, so a transaction that commits late is never skipped.';
 
 create index user_dashboard_preferences_sync on public.user_dashboard_preferences (sync_xid, id);
+-- Walked by every store deletion (its foreign key to the store).
+create index user_dashboard_preferences_store on public.user_dashboard_preferences (store_id);
 
 alter table public.user_dashboard_preferences enable row level security;
 

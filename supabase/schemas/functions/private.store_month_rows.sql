@@ -1,12 +1,20 @@
 -- One store's rows for one month, as the month screens read them on the store's own
 -- device: the days' values, the week parts, targets, settings (a closed month's with the
 -- work week and Work Mix target it was closed with) and calendar, the monthly table's
--- inputs, the month-end counts. Read by public.store_comparison.
+-- inputs, the month-end counts. Read by public.store_comparison. It runs as its owner,
+-- because the figures' policies let a person read their own store's rows only (widening
+-- them to admins would also send every store's figures to an admin's device, since the
+-- sync reads whatever row-level security lets through), so it refuses anyone but an admin
+-- itself.
 create or replace function private.store_month_rows(p_store uuid, p_month date) returns jsonb
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select jsonb_build_object(
+begin
+  if not private.caller_is_admin() then
+    raise exception 'Only an administrator can compare stores.' using errcode = '42501';
+  end if;
+  return jsonb_build_object(
     'daily', coalesce((select jsonb_agg(to_jsonb(d) - 'sync_xid') from public.daily_inputs d
                        where d.store_id = p_store and d.deleted_at is null
                          and d.entry_date >= p_month and d.entry_date < (p_month + interval '1 month')::date), '[]'),
@@ -30,7 +38,9 @@ as $$
                              where l.store_id = p_store and l.deleted_at is null and l.month_year = p_month), '[]'),
     'operational', (select to_jsonb(o) - 'sync_xid' from public.monthly_operational_inputs o
                     where o.store_id = p_store and o.deleted_at is null
-                      and o.year = extract(year from p_month)::integer and o.month = extract(month from p_month)::integer))
+                      and o.year = extract(year from p_month)::integer and o.month = extract(month from p_month)::integer));
+end
 $$;
 
 revoke all on function private.store_month_rows(uuid, date) from public;
+grant execute on function private.store_month_rows(uuid, date) to authenticated, service_role;

@@ -1,5 +1,5 @@
 -- The column that bounds a synced table by year, if any: 'year' or 'month_year'.
-create or replace function public.synced_table_year_column(p_table text) returns text
+create function private.synced_table_year_column(p_table text) returns text
 language sql stable security invoker
 set search_path = ''
 as $$
@@ -12,5 +12,5 @@ as $$
   limit 1
 $$;
 
-revoke execute on function public.synced_table_year_column(text) from public, anon;
-grant execute on function public.synced_table_year_column(text) to authenticated, service_role;
+revoke all on function private.synced_table_year_column(text) from public;
+grant execute on function private.synced_table_year_column(text) to authenticated, service_role;
