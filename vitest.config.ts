@@ -25,6 +25,8 @@ const shared = {
   // neighbouring test process shares the cores with them.
   testTimeout: 90_000,
   hookTimeout: 90_000,
+  // Polled conditions get ten seconds, not vitest's one: a busy machine is slow, not wrong.
+  expect: { poll: { timeout: 10_000 } },
 } as const;
 
 export default defineConfig({

@@ -17,5 +17,8 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: true,
     sequence: { sequencer: LongestFirst },
+    // A screen that is right a moment later passes; on a busy machine a moment can be
+    // several seconds, and vitest's default of one second then fails a correct app.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
