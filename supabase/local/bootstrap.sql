@@ -111,6 +111,62 @@ alter table auth.users add column if not exists email_change_sent_at timestamptz
 create index if not exists refresh_tokens_session_id_idx on auth.refresh_tokens (session_id, id);
 create index if not exists sessions_user_id_idx on auth.sessions (user_id);
 
+-- Multi-factor authentication, as hosted Auth keeps it (supabase/local/auth/mfa.ts): a
+-- user's factors (a TOTP secret each; unverified until a first code is confirmed), the
+-- challenges issued for them (single use, tied to the client address, five minutes), and
+-- the methods each session was proven with (its `amr`; a factor's makes it aal2). The
+-- session remembers the factor that raised it, so removing that factor lowers it again.
+do $$
+begin
+  create type auth.factor_type as enum ('totp', 'webauthn', 'phone');
+exception when duplicate_object then null;
+end
+$$;
+
+do $$
+begin
+  create type auth.factor_status as enum ('unverified', 'verified');
+exception when duplicate_object then null;
+end
+$$;
+
+create table if not exists auth.mfa_factors (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type auth.factor_type not null,
+  status auth.factor_status not null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  secret text,
+  phone text unique default null,
+  last_challenged_at timestamptz
+);
+create unique index if not exists mfa_factors_user_friendly_name_unique on auth.mfa_factors (friendly_name, user_id)
+  where trim(friendly_name) <> '';
+create index if not exists factor_id_created_at_idx on auth.mfa_factors (user_id, created_at);
+
+create table if not exists auth.mfa_challenges (
+  id uuid primary key default gen_random_uuid(),
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  verified_at timestamptz,
+  ip_address inet not null,
+  otp_code text
+);
+create index if not exists mfa_challenge_created_at_idx on auth.mfa_challenges (created_at desc);
+
+create table if not exists auth.mfa_amr_claims (
+  id uuid primary key default gen_random_uuid(),
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  authentication_method text not null,
+  constraint mfa_amr_claims_session_id_authentication_method_pkey unique (session_id, authentication_method)
+);
+
+alter table auth.sessions add column if not exists factor_id uuid;
+
 -- The JWT helpers PostgREST-backed policies call; same bodies as hosted Supabase.
 create or replace function auth.jwt() returns jsonb
 language sql stable

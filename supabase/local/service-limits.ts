@@ -79,6 +79,40 @@ export const backendAuthLimits = {
    * give a code fresh tries.
    */
   codeTrackedAddresses: 50_000,
+  /** How long an MFA challenge may be answered, in seconds (GoTrue's challenge expiry). */
+  mfaChallengeSeconds: 300,
+  /**
+   * An enrolled factor never confirmed with a code, and never challenged, is deleted after
+   * this many seconds (GoTrue's factor expiry): an abandoned enrolment leaves nothing behind.
+   */
+  mfaUnverifiedFactorSeconds: 300,
+  /** Factors one user may have, verified or not (GoTrue's maximum). */
+  mfaMaxFactors: 10,
+  /**
+   * Challenges, and separately verifications, one client address may ask for in a burst,
+   * then `mfaRequestsPerMinute` a minute: GoTrue's limit on both MFA endpoints.
+   */
+  mfaRequestBurst: 30,
+  mfaRequestsPerMinute: 15,
+  /**
+   * Codes one factor may be checked with before each further check must wait, from any
+   * address. Each check is counted before it runs (a right code then forgets the count),
+   * so concurrent guesses cannot share the free ones. A guess is right 3 times in a
+   * million (the step before and after count too).
+   */
+  mfaFreeWrongCodes: 5,
+  /** The first wait after the free checks, in milliseconds; it doubles with each further wrong code. */
+  mfaFirstDelayMs: 30_000,
+  /**
+   * The longest wait between two checks of one factor, in milliseconds: a guesser gets
+   * about four tries an hour (a right guess about once in ten years of steady trying, and
+   * the password is needed first), a person who mistyped waits at most this long.
+   */
+  mfaMaxDelayMs: 15 * 60_000,
+  /** Failed checks of a factor are forgotten after this long without one, in milliseconds. */
+  mfaWrongCodeWindowMs: 24 * 3_600_000,
+  /** Anonymous sign-ins one client address may make in a burst, then this many an hour (GoTrue's default). */
+  anonymousSignInsPerHour: 30,
 } as const;
 
 export type BackendLimits = ServiceLimits & { -readonly [K in keyof typeof backendLimits]: number };

@@ -18,19 +18,24 @@ import type { StackRequest } from '../request.ts';
 import { bearer, header, jsonBody } from '../request.ts';
 import { generateLink, invite } from './admin-links.ts';
 import { handleAdminUsers } from './admin-users.ts';
+import { addressGroup } from './address-group.ts';
 import { updateCurrentUser } from './current-user.ts';
 import { codeKey, redirectFor } from './email-links.ts';
 import type { Mailer } from './mailer.ts';
+import type { Caller, MfaContext } from './mfa.ts';
+import { challengeFactor, enrollFactor, handleAdminFactors, loadFactor, unenrollFactor, verifyFactor } from './mfa.ts';
+import { MfaGuard } from './mfa-guard.ts';
 import { CodeGuard } from './one-time-codes.ts';
 import { Mailbox, MailboxError } from './mailbox.ts';
 import { passwordMatches, prepareDummyHash } from './passwords.ts';
-import { SignInThrottle } from './rate-limit.ts';
+import { SignInThrottle, TokenBuckets } from './rate-limit.ts';
 import type { SessionContext } from './sessions.ts';
-import { endSessions, openSession, refreshSession, sessionExists } from './sessions.ts';
+import { endSessions, openSession, refreshSession } from './sessions.ts';
 import type { AuthSettingsOverrides } from './settings.ts';
 import { resolveAuthSettings } from './settings.ts';
 import { recover, signUp } from './sign-up.ts';
-import { checkEmail, findUser, userJson } from './users.ts';
+import type { UserRow } from './users.ts';
+import { checkEmail, createAnonymousUser, findUser, userJson } from './users.ts';
 import type { CodeCheck } from './verify.ts';
 import { rateLimited, refusalReply, verifyGet, verifyPost } from './verify.ts';
 
@@ -82,6 +87,8 @@ export function createAuthService(options: AuthOptions) {
     mailbox: new Mailbox(settings.mail.mailboxFile),
     codeKey: key,
   };
+  const mfaGuard = new MfaGuard(settings.mfa, settings.clock);
+  const anonymousSignIns = new TokenBuckets(settings.anonymousPerHour, Math.round(3_600_000 / settings.anonymousPerHour), settings.clock);
   void prepareDummyHash();
 
   async function verifyCaller(req: StackRequest): Promise<VerifiedCaller> {
@@ -139,22 +146,71 @@ export function createAuthService(options: AuthOptions) {
     return authError(req, 400, 'validation_failed', 'Unsupported grant_type');
   }
 
-  async function currentUser(req: StackRequest, body: Record<string, unknown>): Promise<Reply> {
-    const caller = await verifyCaller(req);
-    if (!caller.ok) return caller.reply;
-    const { claims } = caller;
+  /** The aal of a live session, or null when the session no longer exists. */
+  async function sessionAal(sessionId: unknown): Promise<string | null> {
+    if (typeof sessionId !== 'string' || !/^[0-9a-f-]{36}$/i.test(sessionId)) return null;
+    const { rows } = await options.db.query<{ aal: string | null }>('select aal from auth.sessions where id = $1::uuid', [sessionId]);
+    return rows[0] ? (rows[0].aal ?? 'aal1') : null;
+  }
+
+  /** The signed-in user and session an access token names (GoTrue's requireAuthentication), or the refusal. */
+  async function authenticate(req: StackRequest): Promise<{ claims: JwtClaims; caller: Caller } | Reply> {
+    const verified = await verifyCaller(req);
+    if (!verified.ok) return verified.reply;
+    const { claims } = verified;
     if (claims.role === 'anon' || typeof claims.sub !== 'string') {
       return authError(req, 403, 'bad_jwt', 'invalid claim: missing sub claim');
     }
-    if (!(await sessionExists(options.db, claims.session_id))) {
-      return authError(req, 403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
-    }
-    const user = await findUser(options.db, { id: claims.sub });
+    const aal = await sessionAal(claims.session_id);
+    if (aal === null) return authError(req, 403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+    const user: UserRow | null = await findUser(options.db, { id: claims.sub });
     if (!user) return authError(req, 403, 'user_not_found', 'User from sub claim in JWT does not exist');
-    if (req.method === 'GET') return ok(userJson(user));
+    if (user.banned_until && Date.parse(user.banned_until) > Date.now()) return authError(req, 403, 'user_banned', 'User is banned');
+    return { claims, caller: { user, sessionId: String(claims.session_id), sessionAal: aal } };
+  }
+
+  async function currentUser(req: StackRequest, body: Record<string, unknown>): Promise<Reply> {
+    const found = await authenticate(req);
+    if (!('caller' in found)) return found;
+    const { claims, caller } = found;
+    if (req.method === 'GET') return ok(userJson(caller.user));
     const fail = (status: number, code: string, message: string, extra?: Record<string, unknown>) => authError(req, status, code, message, extra);
-    const updated = await updateCurrentUser(ctx, mailer, req, claims, user, body, fail);
+    const updated = await updateCurrentUser(ctx, mailer, req, claims, caller.user, body, fail);
     return 'user' in updated ? ok(userJson(updated.user)) : updated;
+  }
+
+  /** `/factors...` for the signed-in, non-anonymous user (mfa.ts). */
+  async function factors(req: StackRequest, body: Record<string, unknown>): Promise<Reply> {
+    const fail = (status: number, code: string, message: string, extra?: Record<string, unknown>) => authError(req, status, code, message, extra);
+    const found = await authenticate(req);
+    if (!('caller' in found)) return found;
+    const { claims, caller } = found;
+    if (claims.is_anonymous === true) return fail(403, 'no_authorization', 'Anonymous user not allowed to perform these actions');
+    const mfa: MfaContext = { session: ctx, guard: mfaGuard, settings: settings.mfa, siteUrl: settings.mail.siteUrl, ok, fail };
+    const [, , factorId = '', action = '', ...extra] = req.path.replace(/\/+$/, '').split('/');
+    if (extra.length > 0) return fail(404, 'not_found', 'Not found');
+    if (factorId === '') return req.method === 'POST' ? enrollFactor(mfa, caller, body) : fail(405, 'method_not_allowed', 'Method not allowed');
+    const factor = await loadFactor(options.db, caller.user.id, factorId, fail);
+    if (!('id' in factor)) return factor;
+    if (action === '' && req.method === 'DELETE') return unenrollFactor(mfa, caller, factor);
+    if (action === 'challenge' && req.method === 'POST') return challengeFactor(mfa, req, factor);
+    if (action === 'verify' && req.method === 'POST') return verifyFactor(mfa, req, caller, factor, body);
+    return action === '' || action === 'challenge' || action === 'verify' ? fail(405, 'method_not_allowed', 'Method not allowed') : fail(404, 'not_found', 'Not found');
+  }
+
+  /** `POST /signup` without an e-mail or phone: an anonymous user, when enabled (GoTrue's order of checks). */
+  async function signUpAnonymously(req: StackRequest, body: Record<string, unknown>): Promise<Reply> {
+    const fail = (status: number, code: string, message: string, extra?: Record<string, unknown>) => authError(req, status, code, message, extra);
+    if (!settings.allowAnonymous) return fail(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+    const wait = anonymousSignIns.take(addressGroup(req.address));
+    if (wait > 0) {
+      const reply = fail(429, 'over_request_rate_limit', 'Request rate limit reached');
+      return { ...reply, headers: { ...reply.headers, 'Retry-After': String(Math.ceil(wait / 1000)) } };
+    }
+    if (!options.allowSignup) return fail(422, 'signup_disabled', 'Signups not allowed for this instance');
+    const created = await createAnonymousUser(options.db, body.data);
+    if (!created.ok) return fail(created.status, created.code, created.message, created.extra);
+    return ok(await openSession(ctx, created.user, 'anonymous'));
   }
 
   async function logout(req: StackRequest): Promise<Reply> {
@@ -199,7 +255,10 @@ export function createAuthService(options: AuthOptions) {
     if (path === '/token' && method === 'POST') return token(req, body);
     if (path === '/user' && (method === 'GET' || method === 'PUT')) return currentUser(req, body);
     if (path === '/logout' && method === 'POST') return logout(req);
+    if (path === '/factors' || path.startsWith('/factors/')) return factors(req, body);
     if (path === '/signup' && method === 'POST') {
+      const absent = (value: unknown) => value === undefined || value === null || value === '';
+      if (absent(body.email) && absent(body.phone)) return signUpAnonymously(req, body);
       if (!options.allowSignup) return fail(422, 'signup_disabled', 'Signups not allowed for this instance');
       return signUp(ctx, mailer, req, body, ok, fail);
     }
@@ -216,7 +275,11 @@ export function createAuthService(options: AuthOptions) {
       return { ...ok({ keys: published }), headers: { ...ok({}).headers, 'Cache-Control': 'public, max-age=600' } };
     }
     if (path === '/settings' && method === 'GET') {
-      return ok({ external: { email: true }, disable_signup: !options.allowSignup, mailer_autoconfirm: settings.mail.autoconfirm });
+      return ok({
+        external: { email: true, anonymous_users: settings.allowAnonymous },
+        disable_signup: !options.allowSignup,
+        mailer_autoconfirm: settings.mail.autoconfirm,
+      });
     }
     if (path === '/health' && method === 'GET') return ok({ name: 'GoTrue', description: 'embedded local Auth' });
     if (path === '/invite' || path === '/admin/generate_link' || path.startsWith('/admin/users')) {
@@ -225,6 +288,12 @@ export function createAuthService(options: AuthOptions) {
       if (path === '/invite') return method === 'POST' ? invite(options.db, mailer, req, body, fail) : fail(405, 'method_not_allowed', 'Method not allowed');
       if (path === '/admin/generate_link') {
         return method === 'POST' ? generateLink(options.db, mailer, req, body, fail) : fail(405, 'method_not_allowed', 'Method not allowed');
+      }
+      const factorPath = /^\/admin\/users\/([^/]+)\/factors(\/.*)?$/.exec(path);
+      if (factorPath) {
+        const userId = factorPath[1] ?? '';
+        if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) return fail(404, 'user_not_found', 'User not found');
+        return handleAdminFactors(options.db, req, userId, factorPath[2] ?? '', body, fail, (reply) => jsonReply(200, reply));
       }
       return handleAdminUsers(req, body, options.db, fail);
     }

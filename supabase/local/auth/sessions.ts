@@ -15,6 +15,7 @@ import type { SigningKey } from '../jwt.ts';
 import { signJwt } from '../jwt.ts';
 import type { AuthSettings } from './settings.ts';
 import type { UserRow } from './users.ts';
+import { secondFactorMethods } from './factors.ts';
 import { findUser, userJson } from './users.ts';
 
 export type SessionContext = {
@@ -31,9 +32,36 @@ function newRefreshToken(): string {
 }
 
 /** How the session was started, as GoTrue's `amr` names it. */
-export type SignInMethod = 'password' | 'otp';
+export type SignInMethod = 'password' | 'otp' | 'anonymous';
 
-export async function accessTokenFor(ctx: SessionContext, user: UserRow, sessionId: string, signedInAt: number, method: SignInMethod = 'password') {
+/** What a session was proven with: its assurance level and `amr`, newest method first (GoTrue's CalculateAALAndAMR). */
+export type SessionProof = { aal: 'aal1' | 'aal2'; amr: Array<{ method: string; timestamp: number }> };
+
+export async function sessionProof(db: Queryable, sessionId: string): Promise<SessionProof> {
+  const { rows } = await db.query<{ method: string; at: number }>(
+    `select authentication_method as method, extract(epoch from updated_at)::bigint as at
+     from auth.mfa_amr_claims where session_id = $1::uuid order by updated_at desc, authentication_method`,
+    [sessionId],
+  );
+  if (rows.length === 0) {
+    // A session opened before methods were recorded was opened with a password.
+    const opened = await db.query<{ at: number }>('select extract(epoch from created_at)::bigint as at from auth.sessions where id = $1::uuid', [sessionId]);
+    return { aal: 'aal1', amr: [{ method: 'password', timestamp: Number(opened.rows[0]?.at ?? Math.floor(Date.now() / 1000)) }] };
+  }
+  const amr = rows.map((row) => ({ method: row.method, timestamp: Number(row.at) }));
+  return { aal: amr.some((entry) => secondFactorMethods.has(entry.method)) ? 'aal2' : 'aal1', amr };
+}
+
+/** Records that the session was proven with `method` now (once per method; a repeat moves its time). */
+export async function addSessionMethod(db: Queryable, sessionId: string, method: string): Promise<void> {
+  await db.query(
+    `insert into auth.mfa_amr_claims (session_id, authentication_method) values ($1::uuid, $2)
+     on conflict (session_id, authentication_method) do update set updated_at = now()`,
+    [sessionId, method],
+  );
+}
+
+export async function accessTokenFor(ctx: SessionContext, user: UserRow, sessionId: string, proof: SessionProof) {
   const now = Math.floor((ctx.now?.() ?? Date.now()) / 1000);
   const expiresAt = now + ctx.settings.accessTokenSeconds;
   const token = await signJwt(
@@ -48,8 +76,8 @@ export async function accessTokenFor(ctx: SessionContext, user: UserRow, session
       app_metadata: user.raw_app_meta_data,
       user_metadata: user.raw_user_meta_data,
       role: user.role || 'authenticated',
-      aal: 'aal1',
-      amr: [{ method, timestamp: signedInAt }],
+      aal: proof.aal,
+      amr: proof.amr,
       session_id: sessionId,
       is_anonymous: user.is_anonymous,
     },
@@ -58,15 +86,9 @@ export async function accessTokenFor(ctx: SessionContext, user: UserRow, session
   return { token, expiresAt };
 }
 
-async function sessionJson(
-  ctx: SessionContext,
-  user: UserRow,
-  sessionId: string,
-  refreshToken: string,
-  signedInAt: number,
-  method: SignInMethod = 'password',
-) {
-  const { token, expiresAt } = await accessTokenFor(ctx, user, sessionId, signedInAt, method);
+/** The session reply (tokens and user) for a session, with the session's current proof. */
+export async function sessionJson(ctx: SessionContext, user: UserRow, sessionId: string, refreshToken: string) {
+  const { token, expiresAt } = await accessTokenFor(ctx, user, sessionId, await sessionProof(ctx.db, sessionId));
   return {
     access_token: token,
     token_type: 'bearer',
@@ -93,10 +115,33 @@ export async function openSession(ctx: SessionContext, user: UserRow, method: Si
       user.id,
       id,
     ]);
+    await addSessionMethod(tx, id, method);
     return id;
   });
   const fresh = (await findUser(ctx.db, { id: user.id })) ?? user;
-  return sessionJson(ctx, fresh, sessionId, refreshToken, Math.floor(Date.now() / 1000), method);
+  return sessionJson(ctx, fresh, sessionId, refreshToken);
+}
+
+/**
+ * Revokes the session's current refresh token and issues its child: a session whose
+ * assurance level rose is handed a new token with it, as GoTrue swaps the token on an
+ * MFA verification.
+ */
+export async function rotateRefreshToken(db: Queryable, userId: string, sessionId: string): Promise<string> {
+  const current = await db.query<{ token: string }>(
+    'select token from auth.refresh_tokens where session_id = $1::uuid and not revoked order by id desc limit 1',
+    [sessionId],
+  );
+  const parent = current.rows[0]?.token ?? null;
+  await db.query('update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1::uuid and not revoked', [sessionId]);
+  const issued = newRefreshToken();
+  await db.query('insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)', [
+    issued,
+    userId,
+    sessionId,
+    parent,
+  ]);
+  return issued;
 }
 
 export type RefreshFailure =
@@ -111,7 +156,6 @@ type PresentedToken = {
   user_id: string;
   session_id: string;
   revoked: boolean;
-  signed_in: number;
   /** Seconds since the token was revoked (its last update), and since the session was last refreshed. */
   revoked_for: number;
   idle_for: number;
@@ -122,7 +166,6 @@ type PresentedToken = {
 async function exchange(tx: Queryable, ctx: SessionContext, presented: string) {
   const { rows } = await tx.query<PresentedToken>(
     `select t.user_id::text, t.session_id::text, t.revoked,
-            extract(epoch from s.created_at)::bigint as signed_in,
             extract(epoch from (now() - t.updated_at))::float8 as revoked_for,
             extract(epoch from (now() - s.updated_at))::float8 as idle_for,
             coalesce(u.banned_until > now(), false) as banned
@@ -170,7 +213,7 @@ async function exchange(tx: Queryable, ctx: SessionContext, presented: string) {
     ]);
   }
   await tx.query('update auth.sessions set updated_at = now() where id = $1', [row.session_id]);
-  return { ok: true as const, userId: row.user_id, sessionId: row.session_id, token: issued, signedIn: Number(row.signed_in) };
+  return { ok: true as const, userId: row.user_id, sessionId: row.session_id, token: issued };
 }
 
 export async function refreshSession(ctx: SessionContext, presented: string): Promise<RefreshOutcome> {
@@ -179,7 +222,7 @@ export async function refreshSession(ctx: SessionContext, presented: string): Pr
   if (!result.ok) return result;
   const user = await findUser(ctx.db, { id: result.userId });
   if (!user) return { ok: false, code: 'refresh_token_not_found' };
-  return { ok: true, session: await sessionJson(ctx, user, result.sessionId, result.token, result.signedIn) };
+  return { ok: true, session: await sessionJson(ctx, user, result.sessionId, result.token) };
 }
 
 export async function sessionExists(db: Queryable, sessionId: unknown): Promise<boolean> {

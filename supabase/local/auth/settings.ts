@@ -41,6 +41,19 @@ export type MailSettings = {
   mailboxFile: string | null;
 };
 
+/** Multi-factor authentication: lifetimes, counts and the guard against guessed codes (mfa-guard.ts). */
+export type MfaSettings = {
+  challengeSeconds: number;
+  unverifiedFactorSeconds: number;
+  maxFactors: number;
+  requestBurst: number;
+  requestsPerMinute: number;
+  freeWrongCodes: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+  wrongCodeWindowMs: number;
+};
+
 export type AuthSettings = {
   accessTokenSeconds: number;
   refreshTokenReuseSeconds: number;
@@ -49,14 +62,20 @@ export type AuthSettings = {
   throttle: ThrottleSettings;
   codes: CodeSettings;
   mail: MailSettings;
+  mfa: MfaSettings;
+  /** `POST /signup` without an e-mail signs in a new anonymous user (GoTrue's anonymous provider); sign-up must be allowed too. */
+  allowAnonymous: boolean;
+  /** Anonymous sign-ins one client address may make in a burst, and then per hour. */
+  anonymousPerHour: number;
   /** The clock of the throttles (milliseconds); tests move it instead of sleeping. */
   clock?: () => number;
 };
 
-export type AuthSettingsOverrides = Partial<Omit<AuthSettings, 'throttle' | 'codes' | 'mail'>> & {
+export type AuthSettingsOverrides = Partial<Omit<AuthSettings, 'throttle' | 'codes' | 'mail' | 'mfa'>> & {
   throttle?: Partial<ThrottleSettings>;
   codes?: Partial<CodeSettings>;
   mail?: Partial<MailSettings>;
+  mfa?: Partial<MfaSettings>;
 };
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
@@ -123,6 +142,19 @@ export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDi
       intervalSeconds: seconds(env, 'LOCAL_SUPABASE_EMAIL_MAX_FREQUENCY', backendAuthLimits.emailIntervalSeconds, 0),
       mailboxFile: mailbox(env, dataDir),
     },
+    mfa: {
+      challengeSeconds: backendAuthLimits.mfaChallengeSeconds,
+      unverifiedFactorSeconds: backendAuthLimits.mfaUnverifiedFactorSeconds,
+      maxFactors: backendAuthLimits.mfaMaxFactors,
+      requestBurst: backendAuthLimits.mfaRequestBurst,
+      requestsPerMinute: backendAuthLimits.mfaRequestsPerMinute,
+      freeWrongCodes: backendAuthLimits.mfaFreeWrongCodes,
+      firstDelayMs: backendAuthLimits.mfaFirstDelayMs,
+      maxDelayMs: backendAuthLimits.mfaMaxDelayMs,
+      wrongCodeWindowMs: backendAuthLimits.mfaWrongCodeWindowMs,
+    },
+    allowAnonymous: flag(env, 'LOCAL_SUPABASE_ANONYMOUS_USERS', false),
+    anonymousPerHour: backendAuthLimits.anonymousSignInsPerHour,
   };
 }
 
@@ -138,5 +170,6 @@ export function resolveAuthSettings(
     throttle: { ...base.throttle, ...overrides.throttle },
     codes: { ...base.codes, ...overrides.codes },
     mail: { ...base.mail, ...overrides.mail },
+    mfa: { ...base.mfa, ...overrides.mfa },
   };
 }

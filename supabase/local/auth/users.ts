@@ -7,6 +7,8 @@
 import { metadataTooLarge, normaliseEmail, passwordProblem } from '../../../src/domain/credentials.ts';
 import { authLimits } from '../../../src/domain/limits.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import type { FactorRow } from './factors.ts';
+import { factorJson, factorsSelect } from './factors.ts';
 import { hashPassword } from './passwords.ts';
 
 export type IdentityRow = {
@@ -48,11 +50,14 @@ export type UserRow = {
   deleted_at: string | null;
   is_anonymous: boolean;
   identities: IdentityRow[];
+  /** Every MFA factor, verified or not, oldest first. */
+  factors: FactorRow[];
 };
 
-/** A user row with its identities, as jsonb text-free JSON. */
+/** A user row with its identities and MFA factors, as jsonb text-free JSON. */
 export const userSelect = `to_jsonb(u) || jsonb_build_object('identities', coalesce(
-  (select jsonb_agg(to_jsonb(i) order by i.created_at, i.id) from auth.identities i where i.user_id = u.id), '[]'::jsonb))`;
+  (select jsonb_agg(to_jsonb(i) order by i.created_at, i.id) from auth.identities i where i.user_id = u.id), '[]'::jsonb),
+  'factors', ${factorsSelect})`;
 
 export async function findUser(db: Queryable, by: { id: string } | { email: string }): Promise<UserRow | null> {
   const { rows } = await db.query<{ u: UserRow | string }>(
@@ -98,6 +103,8 @@ export function userJson(user: UserRow) {
     app_metadata: user.raw_app_meta_data,
     user_metadata: user.raw_user_meta_data,
     identities: (user.identities ?? []).map(identityJson),
+    // As GoTrue: left out when the user has none.
+    ...(user.factors?.length ? { factors: user.factors.map(factorJson) } : {}),
     created_at: user.created_at,
     updated_at: user.updated_at,
     banned_until: user.banned_until ?? undefined,
@@ -205,6 +212,25 @@ export async function createUser(db: Database, input: CreateUserInput): Promise<
     return userId;
   });
   const user = await findUser(db, { id });
+  if (!user) throw new Error('created user vanished');
+  return { ok: true, user };
+}
+
+/**
+ * An anonymous user (GoTrue's anonymous provider): no e-mail, password or identity, empty
+ * app_metadata, `is_anonymous` set; user_metadata as the sign-in's `data`.
+ */
+export async function createAnonymousUser(db: Database, data: unknown): Promise<{ ok: true; user: UserRow } | AuthFailure> {
+  const userMetadata = isObject(data) ? data : {};
+  const tooLarge = checkMetadataSize(userMetadata);
+  if (tooLarge) return tooLarge;
+  const { rows } = await db.query<{ id: string }>(
+    `insert into auth.users (instance_id, aud, role, raw_app_meta_data, raw_user_meta_data, is_anonymous)
+     values ('00000000-0000-0000-0000-000000000000', 'authenticated', 'authenticated', '{}'::jsonb, $1::jsonb, true)
+     returning id::text`,
+    [JSON.stringify(userMetadata)],
+  );
+  const user = await findUser(db, { id: rows[0]?.id as string });
   if (!user) throw new Error('created user vanished');
   return { ok: true, user };
 }
