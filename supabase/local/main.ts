@@ -78,6 +78,7 @@ async function main(): Promise<void> {
     host: settings.host,
     keys,
     allowSignup: settings.allowSignup,
+    adminsNeedMfa: settings.adminsNeedMfa,
     seedWhenEmpty: settings.seedWhenEmpty,
     dataDir: settings.dataDir,
   });

@@ -42,6 +42,11 @@ export type LocalStackOptions = {
   /** REST settings over those of the environment (exposed schemas, aggregates, plans, tx end). */
   rest?: Partial<RestSettings>;
   allowSignup?: boolean;
+  /**
+   * When set, written at start to the group's setting that admins must use an authenticator
+   * app (private.security_settings); unset leaves what the Admin screen chose.
+   */
+  adminsNeedMfa?: boolean;
   /** Auth settings over those of the environment (token lifetimes, reuse interval, throttling). */
   auth?: AuthSettingsOverrides;
   seedWhenEmpty?: boolean;
@@ -74,6 +79,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const appliedMigrations = await applyMigrations(db);
   const seeded = options.seedWhenEmpty !== false && (await isEmpty(db));
   if (seeded) await seed(db);
+  if (options.adminsNeedMfa !== undefined) {
+    await db.query(
+      `insert into private.security_settings (admins_need_mfa) values ($1)
+       on conflict (id) do update set admins_need_mfa = excluded.admins_need_mfa, updated_at = now(), updated_by = null`,
+      [options.adminsNeedMfa],
+    );
+  }
   const restSettings = resolveRestSettings(options.rest);
   const schema: SchemaCache = await loadSchemaCache(db, restSettings.schemas);
   await prepareRestLimits(db);

@@ -16,6 +16,8 @@ export type BackendSettings = {
   /** PGlite's files, the generated JWT secret and the lock (also used with DATABASE_URL, for the secret). */
   dataDir: string;
   allowSignup: boolean;
+  /** LOCAL_SUPABASE_ADMIN_MFA: written at every start to the group's "admins must use an authenticator app" setting; unset leaves it to the Admin screen. */
+  adminsNeedMfa?: boolean;
   /** Load the demo stores and accounts into an empty database. */
   seedWhenEmpty: boolean;
 };
@@ -49,6 +51,7 @@ export function backendSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ba
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: dataDirFrom(env),
     allowSignup: flag(env, 'LOCAL_SUPABASE_ALLOW_SIGNUP', false),
+    adminsNeedMfa: env.LOCAL_SUPABASE_ADMIN_MFA ? flag(env, 'LOCAL_SUPABASE_ADMIN_MFA', false) : undefined,
     seedWhenEmpty: flag(env, 'LOCAL_SUPABASE_SEED', true),
   };
 }

@@ -33,6 +33,8 @@ export async function startTestStack(
     auth?: AuthSettingsOverrides;
     bodyLimit?: number;
     allowSignup?: boolean;
+    /** The group's "admins must use an authenticator app" setting, written at start. */
+    adminsNeedMfa?: boolean;
     limits?: Partial<BackendLimits>;
     /** REST settings hosted Supabase leaves to its PostgREST configuration (aggregates, plans, tx end). */
     rest?: Partial<RestSettings>;
@@ -45,6 +47,7 @@ export async function startTestStack(
     auth: options.auth,
     bodyLimit: options.bodyLimit,
     allowSignup: options.allowSignup,
+    adminsNeedMfa: options.adminsNeedMfa,
     limits: options.limits,
     rest: options.rest,
   });

@@ -11,7 +11,11 @@ export type AuthUser = {
   last_sign_in_at?: string | null;
   app_metadata: Record<string, unknown>;
   user_metadata: Record<string, unknown>;
+  /** The user's MFA factors (Auth leaves the key out when there are none). */
+  factors?: AuthFactor[];
 };
+
+export type AuthFactor = { id: string; friendly_name?: string; factor_type: string; status: string; created_at?: string };
 
 export class AuthApiError extends Error {
   constructor(
@@ -25,9 +29,12 @@ export class AuthApiError extends Error {
 export type AuthAdmin = {
   getUser(accessToken: string): Promise<AuthUser>;
   listUsers(): Promise<AuthUser[]>;
+  getUserById(id: string): Promise<AuthUser>;
   createUser(attributes: Record<string, unknown>): Promise<AuthUser>;
   updateUser(id: string, attributes: Record<string, unknown>): Promise<AuthUser>;
   deleteUser(id: string): Promise<void>;
+  /** Removes one MFA factor of a user (the recovery when a phone is lost). */
+  deleteFactor(userId: string, factorId: string): Promise<void>;
 };
 
 export function authAdmin(supabaseUrl: string, serviceRoleKey: string): AuthAdmin {
@@ -69,11 +76,15 @@ export function authAdmin(supabaseUrl: string, serviceRoleKey: string): AuthAdmi
         if (batch.users.length < 200) return users;
       }
     },
+    getUserById: (id) => call<AuthUser>('GET', `/admin/users/${encodeURIComponent(id)}`, serviceRoleKey),
     createUser: (attributes) => call<AuthUser>('POST', '/admin/users', serviceRoleKey, attributes),
     updateUser: (id, attributes) =>
       call<AuthUser>('PUT', `/admin/users/${encodeURIComponent(id)}`, serviceRoleKey, attributes),
     async deleteUser(id) {
       await call('DELETE', `/admin/users/${encodeURIComponent(id)}`, serviceRoleKey);
+    },
+    async deleteFactor(userId, factorId) {
+      await call('DELETE', `/admin/users/${encodeURIComponent(userId)}/factors/${encodeURIComponent(factorId)}`, serviceRoleKey);
     },
   };
 }

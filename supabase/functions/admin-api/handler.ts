@@ -5,11 +5,14 @@
  * and admin flag go to app_metadata (what row-level security trusts) and to
  * user_metadata (what the screens read); so do the person's names, which the database
  * reads from app_metadata alone for who closed a month or changed a figure (a person may
- * rewrite their own user_metadata, never their app_metadata).
+ * rewrite their own user_metadata, never their app_metadata). A caller who has an
+ * authenticator app must have proven it in this session (second-factor.ts); an admin
+ * removes another person's factors here when they lost their phone.
  */
 import { corsHeaders, bearerToken, json } from '../_shared/http.ts';
 import type { AuthAdmin, AuthUser } from './auth-admin.ts';
 import { AuthApiError } from './auth-admin.ts';
+import { secondFactorMessages, secondFactorMissing, tokenAal } from './second-factor.ts';
 import type { UserProfile } from './validate.ts';
 import { checkNewUser, checkUserChange, checkUserId, isAdminFlag } from './validate.ts';
 
@@ -17,6 +20,8 @@ export type AdminApiDeps = {
   auth: AuthAdmin;
   /** True when a store with this id exists (checked before assigning a user to it). */
   storeExists(id: string): Promise<boolean>;
+  /** The group's setting that admins must use an authenticator app (public.security_settings()). */
+  adminsNeedMfa(): Promise<boolean>;
 };
 
 const maxBodyBytes = 64 * 1024;
@@ -30,6 +35,14 @@ function listing(user: AuthUser) {
     last_sign_in_at: user.last_sign_in_at ?? null,
     user_metadata: user.user_metadata ?? {},
     app_metadata: user.app_metadata ?? {},
+    // What the admin screen shows of each authenticator; never a secret.
+    factors: (user.factors ?? []).map((factor) => ({
+      id: factor.id,
+      friendly_name: factor.friendly_name ?? null,
+      factor_type: factor.factor_type,
+      status: factor.status,
+      created_at: factor.created_at ?? null,
+    })),
   };
 }
 
@@ -79,6 +92,13 @@ export function createAdminApiHandler(deps: AdminApiDeps): (req: Request) => Pro
         });
         return json(200, { user: listing(user) });
       }
+      case 'deleteUserFactors': {
+        const checked = checkUserId(payload);
+        if (!checked.ok) return json(400, { error: checked.error });
+        const user = await deps.auth.getUserById(checked.value);
+        for (const factor of user.factors ?? []) await deps.auth.deleteFactor(user.id, factor.id);
+        return json(200, { removed: (user.factors ?? []).length });
+      }
       case 'deleteUser': {
         const checked = checkUserId(payload);
         if (!checked.ok) return json(400, { error: checked.error });
@@ -107,6 +127,8 @@ export function createAdminApiHandler(deps: AdminApiDeps): (req: Request) => Pro
     if (!isAdminFlag(caller.app_metadata?.is_admin)) {
       return json(403, { error: 'Unauthorized: Admin access required' });
     }
+    const missing = secondFactorMissing(tokenAal(token), caller.factors, await deps.adminsNeedMfa());
+    if (missing) return json(403, { error: secondFactorMessages[missing], code: 'insufficient_aal' });
 
     const text = await req.text();
     if (text.length > maxBodyBytes) return json(413, { error: 'The request is too large.' });

@@ -17,6 +17,18 @@ function storeExistsVia(supabaseUrl: string, serviceRoleKey: string) {
   };
 }
 
+function adminsNeedMfaVia(supabaseUrl: string, serviceRoleKey: string) {
+  return async (): Promise<boolean> => {
+    const response = await fetch(`${supabaseUrl.replace(/\/$/, '')}/rest/v1/rpc/security_settings`, {
+      method: 'POST',
+      headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    if (!response.ok) throw new Error(`Could not read the security settings (${response.status})`);
+    return ((await response.json()) as { admins_need_mfa?: unknown } | null)?.admins_need_mfa === true;
+  };
+}
+
 const handler = (req: Request): Promise<Response> => {
   // Read per request: the local stack sets the environment after importing the module.
   const url = requireEnv('SUPABASE_URL');
@@ -24,6 +36,7 @@ const handler = (req: Request): Promise<Response> => {
   return createAdminApiHandler({
     auth: authAdmin(url, serviceRoleKey),
     storeExists: storeExistsVia(url, serviceRoleKey),
+    adminsNeedMfa: adminsNeedMfaVia(url, serviceRoleKey),
   })(req);
 };
 

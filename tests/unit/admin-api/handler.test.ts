@@ -15,6 +15,11 @@ function memoryAuth(users: AuthUser[], tokens: Record<string, string>) {
       return user;
     },
     listUsers: async () => users,
+    async getUserById(id) {
+      const user = users.find((u) => u.id === id);
+      if (!user) throw new AuthApiError('User not found', 404);
+      return user;
+    },
     async createUser(attributes) {
       writes.push(['create', attributes]);
       return { id: 'new-id', email: String(attributes.email), app_metadata: {}, user_metadata: {} };
@@ -25,6 +30,9 @@ function memoryAuth(users: AuthUser[], tokens: Record<string, string>) {
     },
     async deleteUser(id) {
       writes.push(['delete', id]);
+    },
+    async deleteFactor(userId, factorId) {
+      writes.push(['delete factor', { userId, factorId }]);
     },
   };
   return { auth, writes };
@@ -41,7 +49,7 @@ const store = '11111111-1111-4111-8111-111111111111';
 
 function setup() {
   const { auth, writes } = memoryAuth([admin, selfPromoted], { 'admin-token': 'admin', 'climber-token': 'climber' });
-  const handler = createAdminApiHandler({ auth, storeExists: async (id) => id === store });
+  const handler = createAdminApiHandler({ auth, storeExists: async (id) => id === store, adminsNeedMfa: async () => false });
   const call = async (token: string | null, body: unknown) => {
     const response = await handler(
       new Request('http://local/functions/v1/admin-api', {
