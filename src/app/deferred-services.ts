@@ -35,5 +35,5 @@ export function deferredServerReads(loading: Promise<ServerReads>): ServerReads 
 }
 
 export function deferredAdminApi(loading: Promise<AdminApi>): AdminApi {
-  return waitingFor(loading, ['listUsers', 'createUser', 'updateUser', 'deleteUser', 'listStores', 'addStore', 'updateStore', 'storeDeletionImpact', 'deleteStore'] as const);
+  return waitingFor(loading, ['listUsers', 'createUser', 'updateUser', 'deleteUser', 'deleteUserFactors', 'securitySettings', 'setAdminsNeedMfa', 'listStores', 'addStore', 'updateStore', 'storeDeletionImpact', 'deleteStore'] as const);
 }

@@ -5,10 +5,14 @@ import { DeviceProvider, useDevice } from '../data/device-context.tsx';
 import { unsyncedCount } from '../data/local-data.ts';
 import type { AppDatabase } from '../data/app-database.ts';
 import { AuthIssueScreen } from '../features/auth/AuthIssueScreen.tsx';
+import { SecondStepScreen } from '../features/auth/SecondStepScreen.tsx';
 import { useAccount, useAccountState } from '../features/session/session-context.tsx';
 import { SignOutDialog, useGuardedSignOut } from './layout/SignOutDialog.tsx';
 
-/** Signed-out people see only the login page; accounts without a store see the Authentication Issue screen. */
+/**
+ * Signed-out people see only the login page; a person with an authenticator app gives
+ * its code first; accounts without a store see the Authentication Issue screen.
+ */
 export function RequireAccount({ db }: { db: AppDatabase }) {
   const state = useAccountState();
   const location = useLocation();
@@ -16,8 +20,18 @@ export function RequireAccount({ db }: { db: AppDatabase }) {
   if (state.status === 'signed-out') return <Navigate to="/login" replace state={{ from: location }} />;
   return (
     <DeviceProvider device={{ db, userId: state.account.userId }}>
-      {state.authError ? <AuthIssue message={state.authError} /> : <Outlet />}
+      {state.account.secondStepNeeded ? <SecondStep /> : state.authError ? <AuthIssue message={state.authError} /> : <Outlet />}
     </DeviceProvider>
+  );
+}
+
+function SecondStep() {
+  const guard = useGuardedSignOut();
+  return (
+    <>
+      <SecondStepScreen onSignOut={() => void guard.signOut()} />
+      {guard.unsynced !== null ? <SignOutDialog count={guard.unsynced} onClose={guard.dismiss} onDiscard={() => void guard.signOut(true)} /> : null}
+    </>
   );
 }
 

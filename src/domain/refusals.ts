@@ -70,5 +70,9 @@ export function explainRefusal(refusal: Refusal): string {
     // A sent number is named, so the person sees what was refused; text values are already quoted in the message.
     if (problem) return typeof problem.value === 'number' ? `${problem.message.slice(0, -1)} (sent: ${shown(problem.value)}).` : problem.message;
   }
+  // Reopening a month without the authenticator code it needs: the server says what to do.
+  if (refusal.code === '42501' && /authenticator app/.test(refusal.message)) {
+    return `${refusal.message} The change was not saved on the server; try again once that is done.`;
+  }
   return otherCauses[refusal.code] ?? 'The server refused this edit.';
 }

@@ -11,6 +11,9 @@ import { authStorageKey } from '../data/device.ts';
 import { observeStoredSession } from '../data/observe.ts';
 import type { AccountMetadata } from '../domain/people.ts';
 import { isAdminFlag, storeIdOf } from '../domain/people.ts';
+import type { Authenticator } from '../domain/second-factor.ts';
+import { authenticatorsOf, awaitsSecondStep, tokenClaim } from '../domain/second-factor.ts';
+import { createAuthenticatorApi } from './authenticator-api.ts';
 import { errorSentences, readableError } from './errors.ts';
 
 export type Account = {
@@ -19,6 +22,12 @@ export type Account = {
   storeId: string | null;
   isAdmin: boolean;
   profile: AccountMetadata & { lastName?: unknown };
+  /** The account's authenticator apps (MFA factors), as the session on the device lists them. */
+  authenticators: Authenticator[];
+  /** Whether this session has proven an authenticator (aal2) or the password alone (aal1). */
+  aal: 'aal1' | 'aal2';
+  /** The account has a verified authenticator and this session has not proven it: the code is asked first. */
+  secondStepNeeded: boolean;
 };
 
 export type AccountState =
@@ -26,7 +35,7 @@ export type AccountState =
   | { status: 'signed-out' }
   | { status: 'signed-in'; account: Account; authError: string | null };
 
-type StoredUser = { id?: string; email?: string; app_metadata?: AccountMetadata; user_metadata?: AccountMetadata };
+type StoredUser = { id?: string; email?: string; app_metadata?: AccountMetadata; user_metadata?: AccountMetadata; factors?: unknown };
 
 export const accountErrors = {
   noStore: 'Your account is not properly configured. Please contact your administrator to assign you to a store.',
@@ -47,12 +56,13 @@ function permissionProblem(metadata: unknown): string | null {
 
 export function accountFromSession(text: string | null): AccountState {
   if (!text) return { status: 'signed-out' };
-  let user: StoredUser | undefined;
+  let session: { access_token?: unknown; user?: StoredUser } | undefined;
   try {
-    user = (JSON.parse(text) as { user?: StoredUser }).user;
+    session = JSON.parse(text) as typeof session;
   } catch {
     return { status: 'signed-out' };
   }
+  const user = session?.user;
   if (!user?.id) return { status: 'signed-out' };
   const storeId = storeIdOf(user.app_metadata && typeof user.app_metadata === 'object' ? user.app_metadata : undefined);
   return {
@@ -63,6 +73,9 @@ export function accountFromSession(text: string | null): AccountState {
       storeId,
       isAdmin: isAdminFlag(user.app_metadata?.is_admin),
       profile: user.user_metadata ?? {},
+      authenticators: authenticatorsOf(user.factors),
+      aal: tokenClaim(session?.access_token, 'aal') === 'aal2' ? 'aal2' : 'aal1',
+      secondStepNeeded: awaitsSecondStep(session),
     },
     authError: permissionProblem(user.app_metadata),
   };
@@ -88,6 +101,8 @@ export function createAccountService(db: AppDatabase, client: Promise<Pick<Supab
         return accountErrors.signIn;
       }
     },
+    /** Enrolling, verifying and removing authenticator apps (authenticator-api.ts). */
+    authenticator: createAuthenticatorApi(client),
     stop,
   };
 }

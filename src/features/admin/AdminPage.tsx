@@ -1,16 +1,24 @@
 import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { AdminUser, Store } from '../../server/admin-api.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { FormMessage } from '../../ui/NumberFieldsForm.tsx';
-import { useAdminApi, useSyncStatus } from '../session/session-context.tsx';
+import { useAccount, useAdminApi, useSyncStatus } from '../session/session-context.tsx';
+import { SecurityTab } from './SecurityTab.tsx';
 import { StoresTab } from './StoresTab.tsx';
 import { UsersTab } from './UsersTab.tsx';
 
-/** Admin: users (default tab) and stores. Needs a connection; offline it says so instead of hanging. */
+/**
+ * Admin: users (default tab), stores and sign-in security. Needs a connection; offline it
+ * says so instead of hanging. Refused for want of an authenticator code, it says so and
+ * leads an admin without an authenticator to set one up.
+ */
 export function AdminPage() {
   const api = useAdminApi();
+  const account = useAccount();
   const { online } = useSyncStatus();
-  const [tab, setTab] = useState<'users' | 'stores'>('users');
+  const [tab, setTab] = useState<'users' | 'stores' | 'security'>('users');
+  const [needsAuthenticator, setNeedsAuthenticator] = useState(false);
   const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [stores, setStores] = useState<Store[] | null>(null);
   const [message, setMessage] = useState<FormResult | null>(null);
@@ -27,6 +35,7 @@ export function AdminPage() {
       else setMessage({ text: `Failed to fetch stores: ${storeResult.message}`, error: true });
       if (userResult.ok) setUsers(userResult.data);
       else setMessage({ text: `Failed to fetch data: ${userResult.message}`, error: true });
+      setNeedsAuthenticator(!userResult.ok && userResult.secondFactor === true);
     });
     return () => {
       current = false;
@@ -48,11 +57,21 @@ export function AdminPage() {
         <button type="button" role="tab" id="tab-stores" aria-selected={tab === 'stores'} aria-controls="admin-panel" onClick={() => setTab('stores')}>
           Manage Stores
         </button>
+        <button type="button" role="tab" id="tab-security" aria-selected={tab === 'security'} aria-controls="admin-panel" onClick={() => setTab('security')}>
+          Security
+        </button>
       </div>
       <FormMessage message={message} />
+      {needsAuthenticator && !account.authenticators.some((factor) => factor.verified) ? (
+        <p className="notice">
+          <Link to="/settings?tab=authenticator">Set up an authenticator app</Link> to use the admin actions.
+        </p>
+      ) : null}
       <div role="tabpanel" id="admin-panel" aria-labelledby={`tab-${tab}`}>
-        {users === null || stores === null ? (
-          online ? <p>Loading...</p> : null
+        {tab === 'security' ? (
+          <SecurityTab online={online} onResult={setMessage} />
+        ) : users === null || stores === null ? (
+          online && !needsAuthenticator ? <p>Loading...</p> : null
         ) : tab === 'users' ? (
           <UsersTab users={users} stores={stores} online={online} onChanged={reload} onResult={setMessage} />
         ) : (

@@ -24,6 +24,13 @@ function draftOf(user: AdminUser): Draft {
   };
 }
 
+/** "Yes" with the apps' names, "No", or an app being set up. */
+function authenticatorText(user: AdminUser): string {
+  const verified = (user.factors ?? []).filter((factor) => factor.status === 'verified');
+  if (verified.length > 0) return `Yes (${verified.map((factor) => factor.friendly_name || 'Authenticator app').join(', ')})`;
+  return (user.factors ?? []).length > 0 ? 'Being set up' : 'No';
+}
+
 type Props = { users: AdminUser[]; stores: Store[]; online: boolean; onChanged(): Promise<void>; onResult(result: FormResult): void };
 
 /** Users: list with status, add and edit (e-mail fixed once created), delete with confirmation. */
@@ -54,6 +61,15 @@ export function UsersTab({ users, stores, online, onChanged, onResult }: Props) 
     onResult({ text: `User "${draft.email.trim().toLowerCase()}" ${editing ? 'updated' : 'added'} successfully!`, error: false });
     setDraft(emptyDraft);
     await onChanged();
+  }
+
+  async function removeAuthenticators(user: AdminUser) {
+    const name = user.email ?? user.id;
+    const question = `Remove every authenticator of "${name}"? They then sign in with their password alone until they set up a new one (use this when a phone is lost).`;
+    if (!window.confirm(question)) return;
+    const result = await api.deleteUserFactors(user.id);
+    onResult(result.ok ? { text: `Authenticators of "${name}" removed.`, error: false } : { text: `Failed to remove the authenticators: ${result.message}`, error: true });
+    if (result.ok) await onChanged();
   }
 
   async function remove(user: AdminUser) {
@@ -119,6 +135,7 @@ export function UsersTab({ users, stores, online, onChanged, onResult }: Props) 
                 <th scope="col">Store</th>
                 <th scope="col">Role</th>
                 <th scope="col">Status</th>
+                <th scope="col">Authenticator</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -130,10 +147,16 @@ export function UsersTab({ users, stores, online, onChanged, onResult }: Props) 
                   <td>{storeName(user.app_metadata?.store_id ?? user.user_metadata?.store_id)}</td>
                   <td>{isAdminFlag(user.app_metadata?.is_admin) ? 'Admin' : 'User'}</td>
                   <td>{user.email_confirmed_at ? 'Confirmed' : 'Pending'}</td>
+                  <td>{authenticatorText(user)}</td>
                   <td className="actions">
                     <button type="button" disabled={!online} onClick={() => setDraft(draftOf(user))} aria-label={`Edit ${user.email}`}>
                       Edit
                     </button>
+                    {(user.factors ?? []).length > 0 ? (
+                      <button type="button" disabled={!online} onClick={() => void removeAuthenticators(user)} aria-label={`Remove authenticators of ${user.email}`}>
+                        Remove authenticator
+                      </button>
+                    ) : null}
                     <button type="button" className="danger" disabled={!online} onClick={() => void remove(user)} aria-label={`Delete ${user.email}`}>
                       Delete
                     </button>

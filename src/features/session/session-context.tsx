@@ -41,6 +41,11 @@ export function useSignIn() {
   return useSession().account.signIn;
 }
 
+/** Setting up, answering and removing authenticator apps (src/sync/authenticator-api.ts). */
+export function useAuthenticatorApi() {
+  return useSession().account.authenticator;
+}
+
 export function useAdminApi(): AdminApi {
   return useSession().admin;
 }

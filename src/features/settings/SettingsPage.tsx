@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { AuthenticatorTab } from './AuthenticatorTab.tsx';
 import { KpiPreferencesTab } from './KpiPreferencesTab.tsx';
 import { StoreSettingsTab } from './StoreSettingsTab.tsx';
 import { TargetsTab } from './TargetsTab.tsx';
@@ -9,11 +11,19 @@ const tabs = [
   ['store', 'Service Overview Settings', StoreSettingsTab],
   ['kpis', 'Dashboard KPIs', KpiPreferencesTab],
   ['work-pattern', 'Work Pattern', WorkPatternTab],
+  ['authenticator', 'Authenticator', AuthenticatorTab],
 ] as const;
 
-/** Settings: targets (default tab), store configuration, dashboard tiles, the work pattern. Saved on the device, synced when possible. */
+type TabId = (typeof tabs)[number][0];
+
+/**
+ * Settings: targets (default tab), store configuration, dashboard tiles, the work pattern
+ * (saved on the device, synced when possible) and the person's authenticator app
+ * (online). `?tab=authenticator` opens that tab.
+ */
 export function SettingsPage() {
-  const [active, setActive] = useState<(typeof tabs)[number][0]>('targets');
+  const asked = new URLSearchParams(useLocation().search).get('tab');
+  const [active, setActive] = useState<TabId>(tabs.find(([id]) => id === asked)?.[0] ?? 'targets');
   const Current = tabs.find(([id]) => id === active)?.[2] ?? TargetsTab;
   return (
     <section className="card" aria-labelledby="settings-title">
