@@ -114,7 +114,7 @@ export function AuthenticatorTab() {
       {pending ? (
         <form className="card authenticator-setup" onSubmit={(event) => void confirm(event)} aria-label="Confirm the authenticator">
           <p>Scan this QR code with your authenticator app, or type the key below into it:</p>
-          <img src={pending.qrCode} alt="QR code for your authenticator app" width={220} height={220} />
+          <img src={pending.qrCode} alt="QR code for your authenticator app" width={240} height={240} />
           <p>
             Key: <code className="secret">{groupedSecret(pending.secret)}</code>
           </p>
