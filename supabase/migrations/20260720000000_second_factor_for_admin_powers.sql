@@ -13,7 +13,8 @@
 -- The group's security settings: one row, kept out of the API's tables (every public
 -- table is one the devices sync). Everyone signed in reads it through
 -- public.security_settings() (the app sends an admin to enrol when it is on); only an
--- admin in an aal2 session changes it, through public.set_admins_need_mfa().
+-- admin in an aal2 session changes it, through public.set_admins_need_mfa(). Both run as
+-- the caller: row-level security here and the trigger below decide.
 create table private.security_settings (
   id boolean primary key default true constraint security_settings_one_row check (id),
   admins_need_mfa boolean not null default false,
@@ -24,9 +25,21 @@ create table private.security_settings (
 -- No row is written here: a backup carries the row, and restoring it after this migration
 -- must not collide with one. Without a row, the settings are the defaults.
 
+alter table private.security_settings enable row level security;
+create policy "Signed-in people read the security settings" on private.security_settings
+  for select to authenticated using (true);
+create policy "Admins add the security settings" on private.security_settings
+  for insert to authenticated with check ((select public.is_user_admin()));
+create policy "Admins change the security settings" on private.security_settings
+  for update to authenticated using ((select public.is_user_admin())) with check ((select public.is_user_admin()));
+revoke all on private.security_settings from public, anon;
+grant select, insert, update on private.security_settings to authenticated;
+grant select on private.security_settings to service_role;
+
 -- True when the session in this request has not proven the second factor its person
--- needs: one they have verified, or, for an admin while admins_need_mfa is on, any.
--- The database owner's own SQL and the service role (no signed-in user) need none.
+-- needs: one they have verified ('verify'), or, for an admin while admins_need_mfa is on,
+-- any ('enrol'). The database owner's own SQL and the service role (no signed-in user)
+-- need none. Reached only from the owner-run functions below, never by a client.
 create or replace function private.second_factor_missing() returns text
 language sql stable security definer
 set search_path = ''
@@ -34,7 +47,7 @@ as $$
   select case
     when auth.uid() is null or coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2' then null
     when exists (select 1 from auth.mfa_factors f where f.user_id = auth.uid() and f.status = 'verified') then 'verify'
-    when public.is_user_admin() and coalesce((select s.admins_need_mfa from private.security_settings s), false) then 'enrol'
+    when private.caller_is_admin() and coalesce((select s.admins_need_mfa from private.security_settings s), false) then 'enrol'
   end
 $$;
 
@@ -78,6 +91,8 @@ begin
 end
 $$;
 
+revoke all on function private.reopening_needs_second_factor() from public;
+
 create trigger reopening_needs_second_factor before update on public.month_closures
   for each row execute function private.reopening_needs_second_factor();
 
@@ -94,12 +109,34 @@ begin
 end
 $$;
 
+revoke all on function private.store_change_needs_second_factor() from public;
+
 create trigger store_change_needs_second_factor before insert or update or delete on public.stores
   for each row execute function private.store_change_needs_second_factor();
 
--- Reading and changing the security settings.
+-- Changing the security settings: only with the second factor, stamped from the session.
+create or replace function private.stamp_security_settings() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if nullif(current_setting('request.jwt.claims', true), '') is not null then
+    perform private.require_second_factor('Changing the security settings');
+    new.updated_by := auth.uid();
+  end if;
+  new.id := true;
+  new.updated_at := now();
+  return new;
+end
+$$;
+
+revoke all on function private.stamp_security_settings() from public;
+
+create trigger stamp_security_settings before insert or update on private.security_settings
+  for each row execute function private.stamp_security_settings();
+
 create or replace function public.security_settings() returns jsonb
-language sql stable security definer
+language sql stable security invoker
 set search_path = ''
 as $$
   select jsonb_build_object('admins_need_mfa', coalesce(s.admins_need_mfa, false), 'updated_at', s.updated_at)
@@ -110,53 +147,64 @@ revoke execute on function public.security_settings() from public, anon;
 grant execute on function public.security_settings() to authenticated, service_role;
 
 create or replace function public.set_admins_need_mfa(p_on boolean) returns jsonb
-language plpgsql security definer
+language plpgsql volatile security invoker
 set search_path = ''
 as $$
 begin
-  if auth.uid() is not null and not public.is_user_admin() then
+  if not public.is_user_admin() then
     raise exception 'Only an administrator can change the security settings.' using errcode = '42501';
   end if;
   if p_on is null then
     raise exception 'set_admins_need_mfa: true or false is needed' using errcode = '22023';
   end if;
-  perform private.require_second_factor('Changing the security settings');
-  insert into private.security_settings (admins_need_mfa, updated_by) values (p_on, auth.uid())
-  on conflict (id) do update set admins_need_mfa = excluded.admins_need_mfa, updated_at = now(), updated_by = excluded.updated_by;
+  insert into private.security_settings (admins_need_mfa) values (p_on)
+  on conflict (id) do update set admins_need_mfa = excluded.admins_need_mfa;
   return public.security_settings();
 end
 $$;
 
 revoke execute on function public.set_admins_need_mfa(boolean) from public, anon;
-grant execute on function public.set_admins_need_mfa(boolean) to authenticated, service_role;
+grant execute on function public.set_admins_need_mfa(boolean) to authenticated;
 
--- The store comparison reads every store: an admin needs the second factor for it too.
-create or replace function public.store_comparison(p_month date)
-returns jsonb
+-- The store comparison reads every store's figures through private.store_month_rows,
+-- which already refuses anyone but an admin; it now also wants the second factor. Its
+-- query is the one of 20260710000000_privileged_functions_outside_the_api.sql.
+create or replace function private.store_month_rows(p_store uuid, p_month date) returns jsonb
 language plpgsql stable security definer
 set search_path = ''
 as $$
-declare
-  v_month date := date_trunc('month', p_month)::date;
 begin
-  if not public.is_user_admin() then
+  if not private.caller_is_admin() then
     raise exception 'Only an administrator can compare stores.' using errcode = '42501';
   end if;
   perform private.require_second_factor('Comparing stores');
-  if p_month is null or v_month < date '2000-01-01' or v_month > date '2100-12-01' then
-    raise exception 'store_comparison: a month from 2000 to 2100 is needed' using errcode = '22023';
-  end if;
-  return coalesce((
-    select jsonb_agg(jsonb_build_object(
-             'store_id', s.id,
-             'name', s.name,
-             'month', private.store_month_rows(s.id, v_month),
-             'last_year', private.store_month_rows(s.id, (v_month - interval '1 year')::date))
-           order by s.name)
-    from public.stores s
-    where s.deleted_at is null), '[]'::jsonb);
+  return jsonb_build_object(
+    'daily', coalesce((select jsonb_agg(to_jsonb(d) - 'sync_xid') from public.daily_inputs d
+                       where d.store_id = p_store and d.deleted_at is null
+                         and d.entry_date >= p_month and d.entry_date < (p_month + interval '1 month')::date), '[]'),
+    'weeks', coalesce((select jsonb_agg(to_jsonb(w) - 'sync_xid') from public.weekly_store_performance w
+                       where w.store_id = p_store and w.deleted_at is null
+                         and w.week_start_date >= p_month and w.week_start_date < (p_month + interval '1 month')::date), '[]'),
+    'targets', coalesce((select jsonb_agg(to_jsonb(t) - 'sync_xid') from public.monthly_targets t
+                         where t.store_id = p_store and t.deleted_at is null
+                           and t.year = extract(year from p_month)::integer and t.month = extract(month from p_month)::integer), '[]'),
+    'settings', (select (to_jsonb(s) - 'sync_xid') || coalesce((
+                          select jsonb_build_object('work_week', c.work_week, 'mix_target_cp', c.mix_target_cp,
+                                                    'mix_target_w', c.mix_target_w, 'mix_target_i', c.mix_target_i)
+                          from public.month_closures c
+                          where c.store_id = p_store and c.month_start = p_month and c.deleted_at is null
+                            and c.work_week is not null), '{}'::jsonb)
+                 from public.store_settings s where s.store_id = p_store and s.deleted_at is null),
+    'calendar', coalesce((select jsonb_agg(to_jsonb(c) - 'sync_xid') from public.store_calendar_days c
+                          where c.store_id = p_store and c.deleted_at is null
+                            and c.calendar_date >= p_month and c.calendar_date < (p_month + interval '1 month')::date), '[]'),
+    'labor_gross', coalesce((select jsonb_agg(to_jsonb(l) - 'sync_xid') from public.monthly_labor_gross_inputs l
+                             where l.store_id = p_store and l.deleted_at is null and l.month_year = p_month), '[]'),
+    'operational', (select to_jsonb(o) - 'sync_xid' from public.monthly_operational_inputs o
+                    where o.store_id = p_store and o.deleted_at is null
+                      and o.year = extract(year from p_month)::integer and o.month = extract(month from p_month)::integer));
 end
 $$;
 
-revoke execute on function public.store_comparison(date) from public, anon;
-grant execute on function public.store_comparison(date) to authenticated, service_role;
+revoke execute on function private.store_month_rows(uuid, date) from public;
+grant execute on function private.store_month_rows(uuid, date) to authenticated, service_role;

@@ -119,6 +119,13 @@ export const authLimits = {
   signInAddressFailures: 300,
   /** The window the counts above are kept for, in milliseconds. */
   signInWindowMs: 15 * 60_000,
+  /**
+   * Longest name of an authenticator (an MFA factor's friendly name) and of the issuer an
+   * authenticator app shows, in characters: both go into the QR code, which must stay
+   * readable by a phone's camera.
+   */
+  mfaFactorNameMaxLength: 100,
+  mfaIssuerMaxLength: 100,
 } as const;
 
 /** What a number stands for: it decides the wording of a refusal and which bound applies. */
