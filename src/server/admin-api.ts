@@ -94,7 +94,10 @@ export function createAdminApi(client: DeviceClient) {
     /** Removes every authenticator of a person (a lost phone): they sign in with the password alone until they add one. */
     deleteUserFactors: (id: string) => call<{ removed: number }>('deleteUserFactors', { id }),
     securitySettings: () => rest<SecuritySettings>(() => client.rpc('security_settings')),
-    setAdminsNeedMfa: (on: boolean) => rest<SecuritySettings>(() => client.rpc('set_admins_need_mfa', { p_on: on })),
+    setAdminsNeedMfa: async (on: boolean): Promise<Outcome<SecuritySettings>> => {
+      const result = await call<{ settings: SecuritySettings }>('setAdminsNeedMfa', { on });
+      return result.ok ? { ok: true, data: result.data.settings } : result;
+    },
     listStores: () => rest<Store[]>(() => client.from('stores').select('id, name, subdomain').order('name')),
     addStore: (name: string, subdomain: string | null) => rest<Store[]>(() => client.from('stores').insert({ name, subdomain }).select()),
     updateStore: (id: string, name: string, subdomain: string | null) =>

@@ -1,9 +1,9 @@
 -- A second sign-in factor for the powers that can change everything (docs/security.md,
 -- "Multi-factor sign-in"). A person who has verified an authenticator app (an MFA
 -- factor) must have proven it in this session (the token's `aal` is aal2) before the
--- database lets them reopen a closed month, compare every store, add, change or delete a
--- store, or change the group's security settings; the admin edge function applies the
--- same rule to managing users. A stolen password alone then opens none of them. With the
+-- database lets them reopen a closed month, compare every store or read another store's
+-- change history, or add, change or delete a store; the admin edge function applies the
+-- same rule to managing users and to the group's security setting. A stolen password alone then opens none of them. With the
 -- group setting `admins_need_mfa`, an admin without any factor is refused too, and must
 -- enrol one first. Ordinary work (figures, settings of one's own store) is unchanged.
 --
@@ -12,9 +12,10 @@
 
 -- The group's security settings: one row, kept out of the API's tables (every public
 -- table is one the devices sync). Everyone signed in reads it through
--- public.security_settings() (the app sends an admin to enrol when it is on); only an
--- admin in an aal2 session changes it, through public.set_admins_need_mfa(). Both run as
--- the caller: row-level security here and the trigger below decide.
+-- public.security_settings(), as the caller (the app sends an admin to enrol when it is
+-- on). Only the admin function changes it (public.set_admins_need_mfa, the service
+-- role's alone), for an admin whose session has the second factor it needs: no function
+-- a signed-in person may call writes it.
 create table private.security_settings (
   id boolean primary key default true constraint security_settings_one_row check (id),
   admins_need_mfa boolean not null default false,
@@ -28,13 +29,9 @@ create table private.security_settings (
 alter table private.security_settings enable row level security;
 create policy "Signed-in people read the security settings" on private.security_settings
   for select to authenticated using (true);
-create policy "Admins add the security settings" on private.security_settings
-  for insert to authenticated with check ((select public.is_user_admin()));
-create policy "Admins change the security settings" on private.security_settings
-  for update to authenticated using ((select public.is_user_admin())) with check ((select public.is_user_admin()));
-revoke all on private.security_settings from public, anon;
-grant select, insert, update on private.security_settings to authenticated;
-grant select on private.security_settings to service_role;
+revoke all on private.security_settings from public, anon, authenticated;
+grant select on private.security_settings to authenticated;
+grant select, insert, update on private.security_settings to service_role;
 
 -- True when the session in this request has not proven the second factor its person
 -- needs: one they have verified ('verify'), or, for an admin while admins_need_mfa is on,
@@ -52,6 +49,14 @@ as $$
 $$;
 
 revoke all on function private.second_factor_missing() from public;
+-- The history policy below asks it as the caller; it answers about the caller alone.
+grant execute on function private.second_factor_missing() to authenticated;
+
+-- Another store's change history is a read of every store, as the comparison is: an
+-- admin's own store's history stays readable at aal1, another store's needs the factor.
+create policy "Another store's history needs the second factor" on audit.change_history
+  as restrictive for select to authenticated
+  using (store_id = (select public.get_user_store_id()) or (select private.second_factor_missing()) is null);
 
 -- Refuses the action named (a sentence's subject, e.g. 'Reopening a month') when the
 -- session lacks the second factor, with a message a person can act on.
@@ -114,16 +119,12 @@ revoke all on function private.store_change_needs_second_factor() from public;
 create trigger store_change_needs_second_factor before insert or update or delete on public.stores
   for each row execute function private.store_change_needs_second_factor();
 
--- Changing the security settings: only with the second factor, stamped from the session.
+-- The row is always the one row, stamped with the time of its change.
 create or replace function private.stamp_security_settings() returns trigger
-language plpgsql security definer
+language plpgsql security invoker
 set search_path = ''
 as $$
 begin
-  if nullif(current_setting('request.jwt.claims', true), '') is not null then
-    perform private.require_second_factor('Changing the security settings');
-    new.updated_by := auth.uid();
-  end if;
   new.id := true;
   new.updated_at := now();
   return new;
@@ -146,25 +147,24 @@ $$;
 revoke execute on function public.security_settings() from public, anon;
 grant execute on function public.security_settings() to authenticated, service_role;
 
-create or replace function public.set_admins_need_mfa(p_on boolean) returns jsonb
+-- For the admin function (supabase/functions/admin-api), which has checked that `p_by`
+-- is an admin whose session has the second factor it needs.
+create or replace function public.set_admins_need_mfa(p_on boolean, p_by uuid) returns jsonb
 language plpgsql volatile security invoker
 set search_path = ''
 as $$
 begin
-  if not public.is_user_admin() then
-    raise exception 'Only an administrator can change the security settings.' using errcode = '42501';
-  end if;
   if p_on is null then
     raise exception 'set_admins_need_mfa: true or false is needed' using errcode = '22023';
   end if;
-  insert into private.security_settings (admins_need_mfa) values (p_on)
-  on conflict (id) do update set admins_need_mfa = excluded.admins_need_mfa;
+  insert into private.security_settings (admins_need_mfa, updated_by) values (p_on, p_by)
+  on conflict (id) do update set admins_need_mfa = excluded.admins_need_mfa, updated_by = excluded.updated_by;
   return public.security_settings();
 end
 $$;
 
-revoke execute on function public.set_admins_need_mfa(boolean) from public, anon;
-grant execute on function public.set_admins_need_mfa(boolean) to authenticated;
+revoke execute on function public.set_admins_need_mfa(boolean, uuid) from public, anon, authenticated;
+grant execute on function public.set_admins_need_mfa(boolean, uuid) to service_role;
 
 -- The store comparison reads every store's figures through private.store_month_rows,
 -- which already refuses anyone but an admin; it now also wants the second factor. Its

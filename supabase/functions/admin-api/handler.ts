@@ -7,7 +7,8 @@
  * reads from app_metadata alone for who closed a month or changed a figure (a person may
  * rewrite their own user_metadata, never their app_metadata). A caller who has an
  * authenticator app must have proven it in this session (second-factor.ts); an admin
- * removes another person's factors here when they lost their phone.
+ * removes another person's factors here when they lost their phone, and sets whether
+ * every admin must use one.
  */
 import { corsHeaders, bearerToken, json } from '../_shared/http.ts';
 import type { AuthAdmin, AuthUser } from './auth-admin.ts';
@@ -22,6 +23,8 @@ export type AdminApiDeps = {
   storeExists(id: string): Promise<boolean>;
   /** The group's setting that admins must use an authenticator app (public.security_settings()). */
   adminsNeedMfa(): Promise<boolean>;
+  /** Changes that setting, naming the admin who did (public.set_admins_need_mfa). */
+  setAdminsNeedMfa(on: boolean, by: string): Promise<{ admins_need_mfa: boolean }>;
 };
 
 const maxBodyBytes = 64 * 1024;
@@ -98,6 +101,11 @@ export function createAdminApiHandler(deps: AdminApiDeps): (req: Request) => Pro
         const user = await deps.auth.getUserById(checked.value);
         for (const factor of user.factors ?? []) await deps.auth.deleteFactor(user.id, factor.id);
         return json(200, { removed: (user.factors ?? []).length });
+      }
+      case 'setAdminsNeedMfa': {
+        const on = (payload as { on?: unknown } | null)?.on;
+        if (typeof on !== 'boolean') return json(400, { error: 'The setting must be true or false.' });
+        return json(200, { settings: await deps.setAdminsNeedMfa(on, caller.id) });
       }
       case 'deleteUser': {
         const checked = checkUserId(payload);

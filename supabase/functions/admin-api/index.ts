@@ -29,6 +29,18 @@ function adminsNeedMfaVia(supabaseUrl: string, serviceRoleKey: string) {
   };
 }
 
+function setAdminsNeedMfaVia(supabaseUrl: string, serviceRoleKey: string) {
+  return async (on: boolean, by: string): Promise<{ admins_need_mfa: boolean }> => {
+    const response = await fetch(`${supabaseUrl.replace(/\/$/, '')}/rest/v1/rpc/set_admins_need_mfa`, {
+      method: 'POST',
+      headers: { apikey: serviceRoleKey, Authorization: `Bearer ${serviceRoleKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ p_on: on, p_by: by }),
+    });
+    if (!response.ok) throw new Error(`Could not change the security settings (${response.status})`);
+    return { admins_need_mfa: ((await response.json()) as { admins_need_mfa?: unknown } | null)?.admins_need_mfa === true };
+  };
+}
+
 const handler = (req: Request): Promise<Response> => {
   // Read per request: the local stack sets the environment after importing the module.
   const url = requireEnv('SUPABASE_URL');
@@ -37,6 +49,7 @@ const handler = (req: Request): Promise<Response> => {
     auth: authAdmin(url, serviceRoleKey),
     storeExists: storeExistsVia(url, serviceRoleKey),
     adminsNeedMfa: adminsNeedMfaVia(url, serviceRoleKey),
+    setAdminsNeedMfa: setAdminsNeedMfaVia(url, serviceRoleKey),
   })(req);
 };
 

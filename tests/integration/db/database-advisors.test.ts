@@ -34,11 +34,14 @@ const productSchemasSql = `
 /**
  * Owner-run functions that signed-in users may reach outside the API, each on purpose:
  * the caller's own store and admin flag (read from the account, so changes apply at
- * once), an admin's reads across stores (refusing anyone else), the registry lookup.
+ * once), whether the caller's session lacks the second factor it needs (read from the
+ * caller's own factors, for the change history's policy), an admin's reads across stores
+ * (refusing anyone else), the registry lookup.
  */
 const definerFunctionsForSignedIn = [
   'private.caller_is_admin()',
   'private.caller_store_id()',
+  'private.second_factor_missing()',
   'private.store_deletion_counts(uuid)',
   'private.store_month_rows(uuid,date)',
   'private.synced_table_key(text)',

@@ -66,7 +66,7 @@ describe('authenticators across a restart and a backup', () => {
     try {
       factor = await enrolAndVerify(await signedIn(first, 'manager@example.com'), 'Manager phone');
       const admin = await signedIn(first, 'admin@example.com');
-      expect((await admin.rpc('set_admins_need_mfa', { p_on: true })).error).toBeNull();
+      expect((await admin.functions.invoke('admin-api', { body: { action: 'setAdminsNeedMfa', payload: { on: true } } })).error).toBeNull();
     } finally {
       await first.close();
       await db.close();

@@ -1,9 +1,10 @@
 /**
  * The powers that can change everything need the second factor, enforced by the server:
  * an admin who has an authenticator app, signed in with the password alone (aal1), is
- * refused by the admin function (managing and changing users, removing authenticators)
- * and by the database (reopening a month, the store comparison, changing stores, the
- * security settings) with a message saying what to do; the same admin at aal2 is served.
+ * refused by the admin function (managing and changing users, removing authenticators,
+ * the group's security setting)
+ * and by the database (reopening a month, the store comparison, another store's change
+ * history, changing stores) with a message saying what to do; the same admin at aal2 is served.
  * With the group's setting on, an admin without any authenticator is refused until they
  * enrol one. Ordinary work needs no second factor.
  */
@@ -114,6 +115,18 @@ for (const engine of engines) {
       expect((await strong.from('stores').delete().eq('id', added.data?.id ?? '')).error).toBeNull();
     });
 
+    it('another store\'s change history needs aal2; the admin\'s own store\'s does not', async () => {
+      const other = await stack.signIn('other@example.com');
+      const target = (store: string) => ({ store_id: store, year: 2031, month: 10, metric_key: 'cpElr', target_value: 150 });
+      expect((await other.from('monthly_targets').upsert(target(demo.storeB), { onConflict: 'store_id,year,month,metric_key' })).error).toBeNull();
+      expect((await manager.from('monthly_targets').upsert(target(demo.storeA), { onConflict: 'store_id,year,month,metric_key' })).error).toBeNull();
+      const history = (client: SupabaseClient, store: string) =>
+        client.from('change_history').select('store_id, field').eq('store_id', store).eq('table_name', 'monthly_targets').eq('row_key->>month', '10');
+      expect(await history(weak, demo.storeB)).toMatchObject({ error: null, data: [] });
+      expect((await history(strong, demo.storeB)).data).toEqual([expect.objectContaining({ store_id: demo.storeB, field: 'target_value' })]);
+      expect((await history(weak, demo.storeA)).data).toEqual([expect.objectContaining({ store_id: demo.storeA, field: 'target_value' })]);
+    });
+
     it('ordinary work needs no second factor, for a person who has one either', async () => {
       await enrolAndVerify(manager, 'Manager phone');
       const passwordOnly = await stack.signIn('manager@example.com');
@@ -135,9 +148,12 @@ for (const engine of engines) {
     });
 
     it('with the group\'s setting on, an admin without an authenticator is refused until they enrol one', async () => {
-      expect((await weak.rpc('set_admins_need_mfa', { p_on: true })).error).toMatchObject(dbRefusal('Changing the security settings'));
-      expect((await manager.rpc('set_admins_need_mfa', { p_on: true })).error).toMatchObject({ code: '42501', message: 'Only an administrator can change the security settings.' });
-      expect(await strong.rpc('set_admins_need_mfa', { p_on: true })).toMatchObject({ error: null, data: { admins_need_mfa: true } });
+      expect(await invoke(weak, 'setAdminsNeedMfa', { on: true })).toMatchObject(verifyRefusal);
+      expect(await invoke(manager, 'setAdminsNeedMfa', { on: true })).toMatchObject({ status: 403, body: { error: 'Unauthorized: Admin access required' } });
+      // No function a signed-in person may call changes it: only the admin function, with the service role.
+      expect((await strong.rpc('set_admins_need_mfa', { p_on: true, p_by: demo.adminId })).error).toMatchObject({ code: '42501' });
+      expect((await manager.rpc('security_settings')).data).toMatchObject({ admins_need_mfa: false });
+      expect(await invoke(strong, 'setAdminsNeedMfa', { on: true })).toMatchObject({ status: 200, body: { settings: { admins_need_mfa: true } } });
       expect((await manager.rpc('security_settings')).data).toMatchObject({ admins_need_mfa: true });
 
       const created = await stack.service().auth.admin.createUser({
@@ -163,7 +179,9 @@ for (const engine of engines) {
       await enrolAndVerify(newcomer);
       expect((await invoke(newcomer, 'listUsers')).status).toBe(200);
       expect((await newcomer.rpc('store_comparison', { p_month: '2031-06-01' })).error).toBeNull();
-      expect(await strong.rpc('set_admins_need_mfa', { p_on: false })).toMatchObject({ error: null, data: { admins_need_mfa: false } });
+      expect(await invoke(strong, 'setAdminsNeedMfa', { on: false })).toMatchObject({ status: 200, body: { settings: { admins_need_mfa: false } } });
+      const { rows } = await stack.database.query<{ updated_by: string }>('select updated_by::text from private.security_settings');
+      expect(rows).toEqual([{ updated_by: demo.adminId }]);
     });
   });
 }

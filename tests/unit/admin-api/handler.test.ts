@@ -49,7 +49,12 @@ const store = '11111111-1111-4111-8111-111111111111';
 
 function setup() {
   const { auth, writes } = memoryAuth([admin, selfPromoted], { 'admin-token': 'admin', 'climber-token': 'climber' });
-  const handler = createAdminApiHandler({ auth, storeExists: async (id) => id === store, adminsNeedMfa: async () => false });
+  const handler = createAdminApiHandler({
+    auth,
+    storeExists: async (id) => id === store,
+    adminsNeedMfa: async () => false,
+    setAdminsNeedMfa: async (on) => ({ admins_need_mfa: on }),
+  });
   const call = async (token: string | null, body: unknown) => {
     const response = await handler(
       new Request('http://local/functions/v1/admin-api', {
