@@ -10,7 +10,7 @@ import { LoginPageModel, ShellModel } from './support/pages.ts';
  * The multi-factor journey of an admin in Chromium, with codes computed by the test's own
  * TOTP generator: the group requires an authenticator of admins, so the admin actions are
  * refused with the password alone (aal1); the admin sets one up in Settings from the QR
- * code's key, and the admin screen then works (aal2); signed out and in again, the app
+ * code's key, and the admin screen (the group's setting too) then works (aal2); signed out and in again, the app
  * asks for the code after the password, refuses a wrong one, and opens with the right one.
  */
 describe('signing in with an authenticator app', () => {
@@ -63,6 +63,16 @@ describe('signing in with an authenticator app', () => {
     await usersTable().waitFor();
     const adminRow = usersTable().getByRole('row').filter({ hasText: 'admin@example.com' });
     await expect.poll(() => adminRow.textContent()).toContain('Yes (Admin phone)');
+
+    await page.getByRole('tab', { name: 'Security' }).click();
+    const required = page.getByRole('checkbox', { name: 'Administrators must use an authenticator app' });
+    await expect.poll(() => required.isChecked()).toBe(true);
+    await required.click();
+    await page.getByText('Administrators may now sign in with a password alone.').waitFor();
+    const { rows } = await e2e.stack.database.query<{ on: boolean }>('select admins_need_mfa as on from private.security_settings');
+    expect(rows).toEqual([{ on: false }]);
+    await required.click();
+    await page.getByText('Administrators must now use an authenticator app.').waitFor();
   });
 
   it('asks for the code after the password, refuses a wrong one, and opens with the right one', async () => {
