@@ -1688,6 +1688,11 @@ export type Database = {
         }
         Returns: Json
       }
+      security_settings: { Args: never; Returns: Json }
+      set_admins_need_mfa: {
+        Args: { p_by: string; p_on: boolean }
+        Returns: Json
+      }
       store_comparison: { Args: { p_month: string }; Returns: Json }
       store_deletion_impact: { Args: { p_store: string }; Returns: Json }
     }

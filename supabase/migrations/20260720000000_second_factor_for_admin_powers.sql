@@ -38,14 +38,21 @@ grant select, insert, update on private.security_settings to service_role;
 -- any ('enrol'). The database owner's own SQL and the service role (no signed-in user)
 -- need none. Reached only from the owner-run functions below, never by a client.
 create or replace function private.second_factor_missing() returns text
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select case
-    when auth.uid() is null or coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2' then null
-    when exists (select 1 from auth.mfa_factors f where f.user_id = auth.uid() and f.status = 'verified') then 'verify'
-    when private.caller_is_admin() and coalesce((select s.admins_need_mfa from private.security_settings s), false) then 'enrol'
-  end
+begin
+  if auth.uid() is null or coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2' then
+    return null;
+  end if;
+  if exists (select 1 from auth.mfa_factors f where f.user_id = auth.uid() and f.status = 'verified') then
+    return 'verify';
+  end if;
+  if private.caller_is_admin() and coalesce((select s.admins_need_mfa from private.security_settings s), false) then
+    return 'enrol';
+  end if;
+  return null;
+end
 $$;
 
 revoke all on function private.second_factor_missing() from public;

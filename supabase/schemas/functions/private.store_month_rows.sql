@@ -5,7 +5,8 @@
 -- because the figures' policies let a person read their own store's rows only (widening
 -- them to admins would also send every store's figures to an admin's device, since the
 -- sync reads whatever row-level security lets through), so it refuses anyone but an admin
--- itself.
+-- itself, and an admin whose session lacks the second factor (docs/security.md,
+-- "Multi-factor sign-in").
 create or replace function private.store_month_rows(p_store uuid, p_month date) returns jsonb
 language plpgsql stable security definer
 set search_path = ''
@@ -14,6 +15,7 @@ begin
   if not private.caller_is_admin() then
     raise exception 'Only an administrator can compare stores.' using errcode = '42501';
   end if;
+  perform private.require_second_factor('Comparing stores');
   return jsonb_build_object(
     'daily', coalesce((select jsonb_agg(to_jsonb(d) - 'sync_xid') from public.daily_inputs d
                        where d.store_id = p_store and d.deleted_at is null
@@ -42,5 +44,5 @@ begin
 end
 $$;
 
-revoke all on function private.store_month_rows(uuid, date) from public;
+revoke execute on function private.store_month_rows(uuid, date) from public;
 grant execute on function private.store_month_rows(uuid, date) to authenticated, service_role;

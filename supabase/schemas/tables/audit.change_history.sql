@@ -38,3 +38,9 @@ create policy "Store members and admins read the history" on audit.change_histor
 
 revoke all on audit.change_history from public, anon, authenticated;
 grant select on audit.change_history to authenticated, service_role;
+
+-- Another store's history is a read of every store: an admin's session needs the second
+-- factor for it; the admin's own store's history stays readable at aal1.
+create policy "Another store's history needs the second factor" on audit.change_history
+  as restrictive for select to authenticated
+  using (store_id = (select public.get_user_store_id()) or (select private.second_factor_missing()) is null);

@@ -94,3 +94,7 @@ create trigger refuse_identity_change before update on public.month_closures
 alter publication supabase_realtime add table public.month_closures;
 
 insert into private.synced_tables (name, key_columns) values ('month_closures', array['store_id', 'month_start']);
+
+-- Reopening a closed month needs the second factor (fires before the closure's stamps).
+create trigger reopening_needs_second_factor before update on public.month_closures
+  for each row execute function private.reopening_needs_second_factor();

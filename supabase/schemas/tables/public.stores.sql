@@ -48,6 +48,10 @@ create trigger stamp_created_at_update before update on public.stores
   for each row when (new.created_at is distinct from old.created_at)
   execute function private.stamp_created_at();
 
+-- Adding, renaming or deleting a store needs the second factor.
+create trigger store_change_needs_second_factor before insert or update or delete on public.stores
+  for each row execute function private.store_change_needs_second_factor();
+
 alter publication supabase_realtime add table public.stores;
 
 insert into private.synced_tables (name, key_columns) values ('stores', array['id']);
