@@ -19,7 +19,7 @@ import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
 import { demo } from '../../support/demo.ts';
 import type { HostedProject } from '../../support/hosted-project.ts';
-import { createHostedProject, gotrueNotNullUserColumns } from '../../support/hosted-project.ts';
+import { createHostedProject, gotrueFactorsColumns, gotrueNotNullUserColumns } from '../../support/hosted-project.ts';
 
 // The way up from one machine to hosted Supabase: a backend with the demo data, a few
 // accounts made through its Auth (known passwords, user metadata, one unconfirmed, one
@@ -200,6 +200,36 @@ function closedMonth(): { start: string; year: number; day: string } {
   return { start, year: first.getUTCFullYear(), day: `${start.slice(0, 8)}10` };
 }
 
+/** A TOTP secret as GoTrue keeps it unencrypted (base32). */
+const totpSecret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+/**
+ * Authenticators as Supabase Auth keeps them in auth.mfa_factors (GoTrue's columns), one
+ * verified and one whose setup was never finished. The embedded Auth keeps none yet;
+ * where a backend has the table, the export carries its verified TOTP factors.
+ */
+async function addAuthenticators(dataDir: string): Promise<void> {
+  const db = await openDatabase({ dataDir });
+  try {
+    await db.exec(`
+      do $$ begin create type auth.factor_type as enum ('totp', 'webauthn', 'phone'); exception when duplicate_object then null; end $$;
+      do $$ begin create type auth.factor_status as enum ('unverified', 'verified'); exception when duplicate_object then null; end $$;
+      create table if not exists auth.mfa_factors (${gotrueFactorsColumns.join(', ')});`);
+    await db.query(
+      `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+       select gen_random_uuid(), u.id, f.name, 'totp', f.status::auth.factor_status, now() - interval '3 days', now() - interval '2 days', $1
+       from auth.users u join (values ('dana.meta@example.com', 'Dana''s phone', 'verified'), ('ada.admin@example.com', null, 'unverified'))
+         as f(email, name, status) on f.email = u.email`,
+      [totpSecret],
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+const factorsSql = `select f.id::text, u.email, f.friendly_name, f.factor_type::text, f.status::text, f.secret, f.created_at::text, f.updated_at::text
+  from auth.mfa_factors f join auth.users u on u.id = f.user_id where f.status::text = 'verified' order by u.email`;
+
 describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a database prepared as a hosted project (needs TEST_DATABASE_URL)', () => {
   const cleanup: Array<() => Promise<void>> = [];
   let sourceDir = '';
@@ -212,6 +242,7 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
     accounts: Array<Record<string, unknown>>;
     reads: Record<string, Record<string, string>>;
     historyMaxId: number;
+    factors: Array<Record<string, unknown>>;
   };
 
   beforeAll(async () => {
@@ -270,10 +301,12 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
     } finally {
       await backend.stop();
     }
+    await addAuthenticators(sourceDir);
 
     const made = await runExport(['--for-supabase', exportFile], { LOCAL_SUPABASE_DIR: sourceDir });
-    expect(made.output).toMatch(/Exported 6 accounts, 0 authenticators and \d+ rows in \d+ tables from PGlite/);
+    expect(made.output).toMatch(/Exported 6 accounts, 1 authenticators and \d+ rows in \d+ tables from PGlite/);
     expect(made.output).toContain('1 account(s) have not confirmed their e-mail address');
+    expect(made.output).toContain('1 authenticator(s) whose setup was never finished are left out');
     expect(made.code).toBe(0);
     // Rows written before the export have smaller transaction ids than this.
     sourceNextXid = BigInt(/^-- next-transaction-id: (\d+)$/m.exec(await readFile(exportFile, 'utf8'))?.[1] ?? 'x');
@@ -284,6 +317,7 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
       source.fingerprints = await productFingerprints(query);
       source.accounts = await accounts(query);
       source.reads = await readsUnderRls(query, source.accounts);
+      source.factors = await query(factorsSql);
       source.historyMaxId = Number((await query('select max(id)::integer as m from audit.change_history'))[0]?.m);
     } finally {
       await check.close();
@@ -355,6 +389,16 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
         ]);
       }
     });
+  });
+
+  it('brings verified authenticators with their secrets, and leaves out a setup never finished', async () => {
+    const factors = await withClient(hosted.adminUrl, async (query) => {
+      await query("set timezone to 'UTC'");
+      return query('select count(*)::integer as n from auth.mfa_factors').then(async ([all]) => ({ all: all?.n, verified: await query(factorsSql) }));
+    });
+    expect(source.factors).toHaveLength(1);
+    expect(factors).toEqual({ all: 1, verified: source.factors });
+    expect(factors.verified[0]).toMatchObject({ email: 'dana.meta@example.com', friendly_name: "Dana's phone", factor_type: 'totp', secret: totpSecret });
   });
 
   it('lets each person read exactly the rows they read before, under the migrations\' row-level security', async () => {
@@ -438,6 +482,7 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase from DATABASE_URL (
     cleanup.push(() => rm(path.dirname(file), { recursive: true, force: true }));
     const made = await runExport(['--for-supabase', file], { DATABASE_URL: sourceUrl.toString() });
     expect(made.output).toMatch(/Exported 4 accounts, 0 authenticators and \d+ rows in \d+ tables from PostgreSQL \(DATABASE_URL\)/);
+    expect(made.output).toContain('This backend keeps no authenticators');
     expect(made.code).toBe(0);
     const expected = await withClient(sourceUrl.toString(), productFingerprints);
 
