@@ -2,7 +2,7 @@
  * `npm run export -- --for-supabase FILE`: writes the SQL file that moves the embedded
  * backend's data (PGlite in LOCAL_SUPABASE_DIR, or DATABASE_URL) and its accounts, with
  * their passwords, into a hosted Supabase project after `supabase db push`. The file is
- * private to this account: it holds password hashes. README, "Moving from one machine to
+ * private to this account: it holds password hashes and authenticator secrets. README, "Moving from one machine to
  * a hosted project", gives the steps.
  */
 import { writeFile } from 'node:fs/promises';
@@ -21,11 +21,7 @@ function notesLines(summary: Awaited<ReturnType<typeof takeExport>>): string[] {
     notes.invitedWithoutPassword ? `${notes.invitedWithoutPassword} invitation(s) not yet accepted: invite them again from the hosted project.` : '',
     notes.pendingEmailChanges ? `${notes.pendingEmailChanges} change(s) of e-mail address waiting for confirmation are dropped: ask for them again.` : '',
     notes.withoutEmailIdentity ? `${notes.withoutEmailIdentity} account(s) without an e-mail identity get one on loading.` : '',
-    !notes.factorsSupported
-      ? 'This backend keeps no authenticators: people who want a second sign-in step set it up again on the hosted project.'
-      : notes.factorsLeft
-        ? `${notes.factorsLeft} authenticator(s) whose setup was never finished are left out: set them up again.`
-        : '',
+    notes.factorsLeft ? `${notes.factorsLeft} authenticator(s) whose setup was never finished are left out: set them up again.` : '',
   ];
   return lines.filter(Boolean);
 }
@@ -44,7 +40,7 @@ async function main() {
   const from = settings.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${settings.dataDir}`;
   const lines = [
     `Exported ${summary.accounts} accounts, ${summary.factors} authenticators and ${rows} rows in ${summary.tables.length} tables from ${from}`,
-    `to ${target} (${summary.text.length} bytes; it holds password hashes, keep it private and delete it after the move).`,
+    `to ${target} (${summary.text.length} bytes; it holds password hashes and authenticator secrets: keep it private and delete it after the move).`,
     ...notesLines(summary),
     'Next: `supabase link --project-ref <ref>`, `supabase db push`, then `psql "$SUPABASE_DB_URL" -f ' + target + '`.',
     settings.databaseUrl ? 'Anything written to the database after this export is not in the file: keep the backend stopped until the app points at the project.' : '',

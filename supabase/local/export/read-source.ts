@@ -46,8 +46,6 @@ export type AccountNotes = {
   withoutEmailIdentity: number;
   factorsExported: number;
   factorsLeft: number;
-  /** False when the source has no multi-factor table at all. */
-  factorsSupported: boolean;
 };
 
 export type ExportSource = {
@@ -184,7 +182,7 @@ async function checkCredentials(tx: Queryable, factorsSupported: boolean): Promi
 }
 
 async function accountNotes(tx: Queryable, factorsSupported: boolean): Promise<AccountNotes> {
-  const { rows } = await tx.query<Omit<AccountNotes, 'factorsExported' | 'factorsLeft' | 'factorsSupported'>>(
+  const { rows } = await tx.query<Omit<AccountNotes, 'factorsExported' | 'factorsLeft'>>(
     `select count(*)::integer as accounts,
             count(*) filter (where u.email_confirmed_at is null)::integer as unconfirmed,
             count(*) filter (where u.invited_at is not null and u.encrypted_password is null)::integer as "invitedWithoutPassword",
@@ -205,7 +203,7 @@ async function accountNotes(tx: Queryable, factorsSupported: boolean): Promise<A
     factorsLeft = factors[0]?.left ?? 0;
   }
   const counts = rows[0] ?? { accounts: 0, unconfirmed: 0, invitedWithoutPassword: 0, pendingEmailChanges: 0, withoutEmailIdentity: 0 };
-  return { ...counts, factorsExported, factorsLeft, factorsSupported };
+  return { ...counts, factorsExported, factorsLeft };
 }
 
 /** Everything the export holds, read in the transaction `tx` (which the caller makes read-only and repeatable-read). */
