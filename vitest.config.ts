@@ -19,6 +19,10 @@ const measuring = [
   'tests/integration/stack/realtime-memory.test.ts',
 ];
 
+// Unit files that need modules of their own: they drive module-level state (the months
+// kept in memory for the screens, the sync runtime's event sources on the page's globals).
+const unitWithModuleState = ['tests/unit/data/live-months.test.ts', 'tests/unit/sync/sync-runtime.test.ts'];
+
 const shared = {
   environment: 'node',
   // Whole-table checks on the demo data take 10-15 s on PGlite on a busy machine, and a
@@ -40,7 +44,18 @@ export default defineConfig({
           ...shared,
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
-          // Pure functions and in-memory stores: threads start faster than processes.
+          exclude: unitWithModuleState,
+          // Pure functions and in-memory stores: threads start faster than processes, and
+          // files that share one module graph do not each load the app's modules again.
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'unit-isolated',
+          include: unitWithModuleState,
           pool: 'threads',
         },
       },
