@@ -167,6 +167,17 @@ create table if not exists auth.mfa_amr_claims (
 
 alter table auth.sessions add column if not exists factor_id uuid;
 
+-- Security keys and passkeys (WebAuthn factors), in GoTrue's columns
+-- (supabase/local/auth/mfa-webauthn.ts): a verified factor's credential (its id, COSE
+-- public key, signature counter and flags) and its authenticator model (AAGUID); a
+-- challenge's ceremony state (the random challenge, relying party and user handle). One
+-- credential belongs to one factor: the index refuses registering it twice.
+alter table auth.mfa_factors add column if not exists web_authn_credential jsonb;
+alter table auth.mfa_factors add column if not exists web_authn_aaguid uuid;
+alter table auth.mfa_challenges add column if not exists web_authn_session_data jsonb;
+create unique index if not exists mfa_factors_web_authn_credential_id_unique
+  on auth.mfa_factors ((web_authn_credential ->> 'id')) where web_authn_credential is not null;
+
 -- The JWT helpers PostgREST-backed policies call; same bodies as hosted Supabase.
 create or replace function auth.jwt() returns jsonb
 language sql stable

@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     adminsNeedMfa: settings.adminsNeedMfa,
     seedWhenEmpty: settings.seedWhenEmpty,
     dataDir: settings.dataDir,
+    auth: { mfa: { webauthnEnabled: settings.mfaWebauthn } },
   });
   if (stopping) return;
   log.info(`Backend ready at ${stack.url} (pid ${process.pid}).`);

@@ -111,6 +111,28 @@ export const backendAuthLimits = {
   mfaMaxDelayMs: 15 * 60_000,
   /** Failed checks of a factor are forgotten after this long without one, in milliseconds. */
   mfaWrongCodeWindowMs: 24 * 3_600_000,
+  /*
+   * Security keys and passkeys (WebAuthn factors): the largest parts of a browser's answer
+   * accepted, each far above what real authenticators send, so a hostile answer costs
+   * little to refuse. Their challenges live `mfaChallengeSeconds` and are counted by the
+   * limits above like an authenticator app's.
+   */
+  /** clientDataJSON, in bytes: a browser's is about 150 to 300. */
+  webauthnClientDataBytes: 4096,
+  /** The attestation object of a registration, in bytes: a `none` or self-attested one with a 4096-bit RSA key and extensions is under 1,500. */
+  webauthnAttestationObjectBytes: 16_384,
+  /** The authenticator data of a sign-in, in bytes: 37 plus any extensions. */
+  webauthnAuthenticatorDataBytes: 4096,
+  /** A signature, in bytes: ES256 about 72, RS256 with a 4096-bit key 512. */
+  webauthnSignatureBytes: 1024,
+  /** A credential id, in bytes: the WebAuthn specification's maximum. */
+  webauthnCredentialIdBytes: 1023,
+  /** CBOR nesting (maps in maps) and items in one attestation object or key: a COSE key has 5 entries. */
+  webauthnCborDepth: 16,
+  webauthnCborItems: 2048,
+  /** RSA key sizes accepted, in bits: below 2048 is breakable, above 4096 no authenticator makes and costs time to check. */
+  webauthnRsaMinBits: 2048,
+  webauthnRsaMaxBits: 4096,
   /** Anonymous sign-ins one client address may make in a burst, then this many an hour (GoTrue's default). */
   anonymousSignInsPerHour: 30,
 } as const;

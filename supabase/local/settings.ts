@@ -20,6 +20,12 @@ export type BackendSettings = {
   adminsNeedMfa?: boolean;
   /** Load the demo stores and accounts into an empty database. */
   seedWhenEmpty: boolean;
+  /**
+   * LOCAL_SUPABASE_MFA_WEBAUTHN: security keys and passkeys as a second sign-in factor. On
+   * for the backend process (the app offers them); the Auth module alone, as GoTrue, has
+   * them off unless told (auth/settings.ts).
+   */
+  mfaWebauthn: boolean;
 };
 
 export class SettingsError extends Error {}
@@ -53,5 +59,6 @@ export function backendSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ba
     allowSignup: flag(env, 'LOCAL_SUPABASE_ALLOW_SIGNUP', false),
     adminsNeedMfa: env.LOCAL_SUPABASE_ADMIN_MFA ? flag(env, 'LOCAL_SUPABASE_ADMIN_MFA', false) : undefined,
     seedWhenEmpty: flag(env, 'LOCAL_SUPABASE_SEED', true),
+    mfaWebauthn: flag(env, 'LOCAL_SUPABASE_MFA_WEBAUTHN', true),
   };
 }

@@ -193,7 +193,7 @@ export function createAuthService(options: AuthOptions) {
     const factor = await loadFactor(options.db, caller.user.id, factorId, fail);
     if (!('id' in factor)) return factor;
     if (action === '' && req.method === 'DELETE') return unenrollFactor(mfa, caller, factor);
-    if (action === 'challenge' && req.method === 'POST') return challengeFactor(mfa, req, factor);
+    if (action === 'challenge' && req.method === 'POST') return challengeFactor(mfa, req, caller, factor);
     if (action === 'verify' && req.method === 'POST') return verifyFactor(mfa, req, caller, factor, body);
     return action === '' || action === 'challenge' || action === 'verify' ? fail(405, 'method_not_allowed', 'Method not allowed') : fail(404, 'not_found', 'Not found');
   }

@@ -4,6 +4,7 @@
  * Rows are read as jsonb so timestamps look the same on PGlite and PostgreSQL.
  */
 import type { Queryable } from '../db/database.ts';
+import type { CeremonyState, StoredCredential } from './webauthn.ts';
 
 export type FactorRow = {
   id: string;
@@ -16,6 +17,10 @@ export type FactorRow = {
   secret: string | null;
   phone: string | null;
   last_challenged_at: string | null;
+  /** A verified WebAuthn factor's credential (never sent to a client). */
+  web_authn_credential?: StoredCredential | null;
+  /** The model of the authenticator that made it, as it says (all zeros when it does not). */
+  web_authn_aaguid?: string | null;
 };
 
 export type ChallengeRow = {
@@ -26,9 +31,11 @@ export type ChallengeRow = {
   created_epoch: number;
   verified_at: string | null;
   ip_address: string;
+  /** A WebAuthn challenge's ceremony state. */
+  web_authn_session_data: CeremonyState | null;
 };
 
-/** GoTrue's Factor as JSON: the secret never leaves the server. */
+/** GoTrue's Factor as JSON: the secret and the WebAuthn credential never leave the server. */
 export function factorJson(factor: FactorRow) {
   return {
     id: factor.id,
@@ -39,6 +46,7 @@ export function factorJson(factor: FactorRow) {
     factor_type: factor.factor_type,
     phone: factor.phone ?? '',
     last_challenged_at: factor.last_challenged_at,
+    ...(factor.web_authn_aaguid ? { web_authn_aaguid: factor.web_authn_aaguid } : {}),
   };
 }
 
@@ -68,14 +76,15 @@ export async function ownedFactor(db: Queryable, userId: string, factorId: strin
 
 export async function factorChallenge(db: Queryable, factorId: string, challengeId: string): Promise<ChallengeRow | null> {
   const { rows } = await db.query<ChallengeRow>(
-    `select id::text, factor_id::text, host(ip_address) as ip_address, verified_at::text,
+    `select id::text, factor_id::text, host(ip_address) as ip_address, verified_at::text, web_authn_session_data,
             extract(epoch from (now() - created_at))::float8 as age_seconds,
             extract(epoch from created_at)::bigint as created_epoch
      from auth.mfa_challenges where id = $1::uuid and factor_id = $2::uuid`,
     [challengeId, factorId],
   );
   const row = rows[0];
-  return row ? { ...row, age_seconds: Number(row.age_seconds), created_epoch: Number(row.created_epoch) } : null;
+  if (!row) return null;
+  return { ...row, age_seconds: Number(row.age_seconds), created_epoch: Number(row.created_epoch), web_authn_session_data: parse(row.web_authn_session_data) };
 }
 
 /**

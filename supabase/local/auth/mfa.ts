@@ -14,9 +14,10 @@ import type { Queryable } from '../db/database.ts';
 import { isPostgresError } from '../db/database.ts';
 import type { Reply } from '../http.ts';
 import type { StackRequest } from '../request.ts';
-import type { FactorRow } from './factors.ts';
+import type { ChallengeRow, FactorRow } from './factors.ts';
 import { amrMethodOf, deleteExpiredFactors, downgradeSessions, factorChallenge, factorJson, ownedFactor, userFactors } from './factors.ts';
 import type { MfaGuard } from './mfa-guard.ts';
+import { challengeWebauthn, enrollWebauthn, verifyWebauthn } from './mfa-webauthn.ts';
 import { qrSvg } from './qr-svg.ts';
 import type { SessionContext } from './sessions.ts';
 import { addSessionMethod, rotateRefreshToken, sessionJson } from './sessions.ts';
@@ -25,7 +26,7 @@ import { newTotpSecret, totpMatches, totpUri } from './totp.ts';
 import type { UserRow } from './users.ts';
 import { findUser } from './users.ts';
 
-type Fail = (status: number, code: string, message: string, extra?: Record<string, unknown>) => Reply;
+export type Fail = (status: number, code: string, message: string, extra?: Record<string, unknown>) => Reply;
 type Ok = (body: unknown) => Reply;
 
 export type MfaContext = {
@@ -44,12 +45,12 @@ export type Caller = { user: UserRow; sessionId: string; sessionAal: string };
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The client address as Postgres' inet reads it (an IPv4 address seen through IPv6 as itself). */
-function clientInet(address: string): string {
+export function clientInet(address: string): string {
   const plain = address.replace(/%.*$/, '').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
   return isIP(plain) ? plain : '0.0.0.0';
 }
 
-function rateLimited(fail: Fail, waitMs: number, message = 'Request rate limit reached'): Reply {
+export function rateLimited(fail: Fail, waitMs: number, message = 'Request rate limit reached'): Reply {
   const reply = fail(429, 'over_request_rate_limit', message);
   return { ...reply, headers: { ...reply.headers, 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) } };
 }
@@ -62,20 +63,21 @@ function optionalText(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-async function enrollTotp(mfa: MfaContext, caller: Caller, body: Record<string, unknown>): Promise<Reply> {
-  const { fail, ok } = mfa;
-  const db = mfa.session.db;
+/** The factor's friendly name, or the refusal of a name that is not text or too long. */
+export function friendlyNameOf(mfa: MfaContext, body: Record<string, unknown>): string | Reply {
   const friendlyName = optionalText(body.friendly_name);
-  const issuerAsked = optionalText(body.issuer);
-  if (friendlyName === null || issuerAsked === null) return fail(400, 'bad_json', 'Could not parse request body as JSON: friendly_name and issuer must be strings');
+  if (friendlyName === null) return mfa.fail(400, 'bad_json', 'Could not parse request body as JSON: friendly_name and issuer must be strings');
   // GoTrue has no bound here; the QR code has one, and the names are shown on screens.
   if (friendlyName.length > authLimits.mfaFactorNameMaxLength) {
-    return fail(400, 'validation_failed', `friendly_name must be at most ${authLimits.mfaFactorNameMaxLength} characters`);
+    return mfa.fail(400, 'validation_failed', `friendly_name must be at most ${authLimits.mfaFactorNameMaxLength} characters`);
   }
-  if (issuerAsked.length > authLimits.mfaIssuerMaxLength) {
-    return fail(400, 'validation_failed', `issuer must be at most ${authLimits.mfaIssuerMaxLength} characters`);
-  }
-  const issuer = issuerAsked || new URL(mfa.siteUrl).host;
+  return friendlyName;
+}
+
+/** GoTrue's validateFactors: abandoned enrolments go, then the name, the count and the session's level are checked. */
+export async function refuseNewFactor(mfa: MfaContext, caller: Caller, friendlyName: string): Promise<Reply | null> {
+  const { fail } = mfa;
+  const db = mfa.session.db;
   await deleteExpiredFactors(db, mfa.settings.unverifiedFactorSeconds);
   const factors = await userFactors(db, caller.user.id);
   if (factors.some((factor) => (factor.friendly_name ?? '') === friendlyName)) {
@@ -86,21 +88,41 @@ async function enrollTotp(mfa: MfaContext, caller: Caller, body: Record<string, 
     return fail(422, 'too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue');
   }
   if (verified > 0 && caller.sessionAal !== 'aal2') return fail(403, 'insufficient_aal', 'AAL2 required to enroll a new factor');
-  const secret = newTotpSecret();
-  const uri = totpUri(issuer, caller.user.email ?? '', secret);
-  let id: string | undefined;
+  return null;
+}
+
+/** Stores a new unverified factor: its id, or the refusal when another enrolment took the name meanwhile. */
+export async function insertFactor(mfa: MfaContext, caller: Caller, friendlyName: string, type: FactorRow['factor_type'], secret: string | null): Promise<string | Reply> {
   try {
-    const { rows } = await db.query<{ id: string }>(
+    const { rows } = await mfa.session.db.query<{ id: string }>(
       `insert into auth.mfa_factors (user_id, friendly_name, factor_type, status, secret)
-       values ($1::uuid, $2, 'totp', 'unverified', $3) returning id::text`,
-      [caller.user.id, friendlyName, secret],
+       values ($1::uuid, $2, $3::auth.factor_type, 'unverified', $4) returning id::text`,
+      [caller.user.id, friendlyName, type, secret],
     );
-    id = rows[0]?.id;
+    return rows[0]?.id ?? '';
   } catch (error) {
     // Two enrolments with one name at once: the unique index decides, as the check above would.
-    if (isPostgresError(error) && error.code === '23505') return nameConflict(fail, friendlyName);
+    if (isPostgresError(error) && error.code === '23505') return nameConflict(mfa.fail, friendlyName);
     throw error;
   }
+}
+
+async function enrollTotp(mfa: MfaContext, caller: Caller, body: Record<string, unknown>): Promise<Reply> {
+  const { fail, ok } = mfa;
+  const friendlyName = friendlyNameOf(mfa, body);
+  const issuerAsked = optionalText(body.issuer);
+  if (typeof friendlyName !== 'string') return friendlyName;
+  if (issuerAsked === null) return fail(400, 'bad_json', 'Could not parse request body as JSON: friendly_name and issuer must be strings');
+  if (issuerAsked.length > authLimits.mfaIssuerMaxLength) {
+    return fail(400, 'validation_failed', `issuer must be at most ${authLimits.mfaIssuerMaxLength} characters`);
+  }
+  const issuer = issuerAsked || new URL(mfa.siteUrl).host;
+  const refused = await refuseNewFactor(mfa, caller, friendlyName);
+  if (refused) return refused;
+  const secret = newTotpSecret();
+  const uri = totpUri(issuer, caller.user.email ?? '', secret);
+  const id = await insertFactor(mfa, caller, friendlyName, 'totp', secret);
+  if (typeof id !== 'string') return id;
   return ok({ id, type: 'totp', friendly_name: friendlyName, totp: { qr_code: qrSvg(uri), secret, uri } });
 }
 
@@ -111,7 +133,8 @@ export async function enrollFactor(mfa: MfaContext, caller: Caller, body: Record
     case 'phone':
       return mfa.fail(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone');
     case 'webauthn':
-      return mfa.fail(422, 'mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn');
+      if (!mfa.settings.webauthnEnabled) return mfa.fail(422, 'mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn');
+      return enrollWebauthn(mfa, caller, body);
     default:
       return mfa.fail(400, 'validation_failed', 'factor_type needs to be totp, phone, or webauthn');
   }
@@ -123,17 +146,20 @@ export async function loadFactor(db: Queryable, userId: string, factorId: string
   return (await ownedFactor(db, userId, factorId)) ?? fail(404, 'mfa_factor_not_found', 'Factor not found');
 }
 
-function disabledType(mfa: MfaContext, factor: FactorRow): Reply | null {
+export function disabledType(mfa: MfaContext, factor: FactorRow): Reply | null {
   if (factor.factor_type === 'phone') return mfa.fail(422, 'mfa_phone_verify_not_enabled', 'MFA verification is disabled for Phone');
-  if (factor.factor_type === 'webauthn') return mfa.fail(422, 'mfa_webauthn_verify_not_enabled', 'MFA verification is disabled for WebAuthn');
+  if (factor.factor_type === 'webauthn' && !mfa.settings.webauthnEnabled) {
+    return mfa.fail(422, 'mfa_webauthn_verify_not_enabled', 'MFA verification is disabled for WebAuthn');
+  }
   return null;
 }
 
-export async function challengeFactor(mfa: MfaContext, req: StackRequest, factor: FactorRow): Promise<Reply> {
+export async function challengeFactor(mfa: MfaContext, req: StackRequest, caller: Caller, factor: FactorRow): Promise<Reply> {
   const wait = mfa.guard.admitChallenge(req.address);
   if (wait > 0) return rateLimited(mfa.fail, wait);
   const disabled = disabledType(mfa, factor);
   if (disabled) return disabled;
+  if (factor.factor_type === 'webauthn') return challengeWebauthn(mfa, clientInet(req.address), caller, factor);
   const challenge = await mfa.session.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string; created: number }>(
       `insert into auth.mfa_challenges (factor_id, ip_address) values ($1::uuid, $2::inet)
@@ -156,19 +182,15 @@ export async function verifyFactor(mfa: MfaContext, req: StackRequest, caller: C
   }
   const challengeId = typeof body.challenge_id === 'string' && body.challenge_id !== '' ? body.challenge_id : '00000000-0000-0000-0000-000000000000';
   if (!uuidPattern.test(challengeId)) return fail(400, 'bad_json', 'Could not parse request body as JSON: challenge_id must be a UUID');
+  // GoTrue asks no code of a WebAuthn factor: the browser's signed answer replaces it.
+  if (factor.factor_type === 'webauthn') return verifyWebauthn(mfa, clientInet(req.address), caller, factor, challengeId, body);
   const code = typeof body.code === 'string' ? body.code : '';
   if (code === '') return fail(400, 'validation_failed', 'Code needs to be non-empty');
   const disabled = disabledType(mfa, factor);
   if (disabled) return disabled;
 
-  const challenge = await factorChallenge(db, factor.id, challengeId);
-  if (!challenge) return fail(422, 'mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
-  const sameAddress = (await db.query<{ same: boolean }>('select $1::inet = $2::inet as same', [challenge.ip_address, clientInet(req.address)])).rows[0]?.same;
-  if (challenge.verified_at || !sameAddress) return fail(422, 'mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
-  if (challenge.age_seconds > mfa.settings.challengeSeconds) {
-    await db.query('delete from auth.mfa_challenges where id = $1::uuid', [challenge.id]);
-    return fail(422, 'mfa_challenge_expired', `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`);
-  }
+  const challenge = await liveChallenge(mfa, clientInet(req.address), factor, challengeId);
+  if (!('id' in challenge)) return challenge;
   const guardWait = mfa.guard.reserveCheck(factor.id);
   if (guardWait > 0) {
     const seconds = Math.ceil(guardWait / 1000);
@@ -182,17 +204,49 @@ export async function verifyFactor(mfa: MfaContext, req: StackRequest, caller: C
     const spent = await tx.query('update auth.mfa_challenges set verified_at = now() where id = $1::uuid and verified_at is null', [challenge.id]);
     if (spent.affectedRows === 0) return null;
     await tx.query(`update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1::uuid and status <> 'verified'`, [factor.id]);
-    await addSessionMethod(tx, caller.sessionId, amrMethodOf(factor.factor_type));
-    await tx.query(`update auth.sessions set aal = 'aal2', factor_id = $2::uuid, updated_at = now() where id = $1::uuid`, [caller.sessionId, factor.id]);
-    const issued = await rotateRefreshToken(tx, caller.user.id, caller.sessionId);
-    // As GoTrue: the user's sessions still at aal1 end, and enrolments left unverified go.
-    await tx.query(`delete from auth.sessions where user_id = $1::uuid and aal < 'aal2'`, [caller.user.id]);
-    await tx.query(`delete from auth.mfa_factors where user_id = $1::uuid and status = 'unverified' and factor_type = $2`, [caller.user.id, factor.factor_type]);
-    return issued;
+    return raiseToAal2(tx, caller, factor);
   });
   if (!refreshToken) return fail(422, 'mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
-  const user = (await findUser(db, { id: caller.user.id })) ?? caller.user;
-  return mfa.ok(await sessionJson(mfa.session, user, caller.sessionId, refreshToken));
+  return mfa.ok(await aal2Session(mfa, caller, refreshToken));
+}
+
+/**
+ * GoTrue's validateChallenge: the challenge of this factor named in the request, not yet
+ * answered, asked for from this address, and still alive (an expired one is deleted).
+ */
+export async function liveChallenge(mfa: MfaContext, address: string, factor: FactorRow, challengeId: string): Promise<ChallengeRow | Reply> {
+  const { fail } = mfa;
+  const db = mfa.session.db;
+  const challenge = await factorChallenge(db, factor.id, challengeId);
+  if (!challenge) return fail(422, 'mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
+  const sameAddress = (await db.query<{ same: boolean }>('select $1::inet = $2::inet as same', [challenge.ip_address, address])).rows[0]?.same;
+  if (challenge.verified_at || !sameAddress) return fail(422, 'mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
+  if (challenge.age_seconds > mfa.settings.challengeSeconds) {
+    await db.query('delete from auth.mfa_challenges where id = $1::uuid', [challenge.id]);
+    return fail(422, 'mfa_challenge_expired', `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`);
+  }
+  return challenge;
+}
+
+/**
+ * The session proven with `factor` (GoTrue's updateMFASessionAndClaims): its method joins
+ * the session's amr, the session is aal2 and remembers the factor, its refresh token
+ * rotates; the person's sessions still at aal1 end and their other unverified enrolments
+ * of the type go. Answers the new refresh token.
+ */
+export async function raiseToAal2(tx: Queryable, caller: Caller, factor: Pick<FactorRow, 'id' | 'factor_type'>): Promise<string> {
+  await addSessionMethod(tx, caller.sessionId, amrMethodOf(factor.factor_type));
+  await tx.query(`update auth.sessions set aal = 'aal2', factor_id = $2::uuid, updated_at = now() where id = $1::uuid`, [caller.sessionId, factor.id]);
+  const issued = await rotateRefreshToken(tx, caller.user.id, caller.sessionId);
+  await tx.query(`delete from auth.sessions where user_id = $1::uuid and aal < 'aal2'`, [caller.user.id]);
+  await tx.query(`delete from auth.mfa_factors where user_id = $1::uuid and status = 'unverified' and factor_type = $2`, [caller.user.id, factor.factor_type]);
+  return issued;
+}
+
+/** The verify answer: the session's new tokens and the user as they are now. */
+export async function aal2Session(mfa: MfaContext, caller: Caller, refreshToken: string) {
+  const user = (await findUser(mfa.session.db, { id: caller.user.id })) ?? caller.user;
+  return sessionJson(mfa.session, user, caller.sessionId, refreshToken);
 }
 
 export async function unenrollFactor(mfa: MfaContext, caller: Caller, factor: FactorRow): Promise<Reply> {

@@ -5,6 +5,7 @@
  */
 import { authLimits } from '../../../src/domain/limits.ts';
 import { backendAuthLimits } from '../service-limits.ts';
+import type { RelyingParty, WebAuthnLimits } from './webauthn.ts';
 
 export type ThrottleSettings = {
   freeFailures: number;
@@ -52,6 +53,11 @@ export type MfaSettings = {
   firstDelayMs: number;
   maxDelayMs: number;
   wrongCodeWindowMs: number;
+  /** Security keys and passkeys may be enrolled and verified (GoTrue's MFA WebAuthn enroll and verify settings; off unless turned on). */
+  webauthnEnabled: boolean;
+  /** The site WebAuthn credentials belong to: its domain, the name shown, the page origins allowed. */
+  relyingParty: RelyingParty;
+  webauthn: WebAuthnLimits;
 };
 
 export type AuthSettings = {
@@ -107,6 +113,34 @@ function url(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   }
 }
 
+function list(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+/**
+ * The WebAuthn relying party: LOCAL_SUPABASE_WEBAUTHN_RP_ID, _RP_DISPLAY_NAME and
+ * _RP_ORIGINS (as GoTrue's GOTRUE_WEBAUTHN_RP_*), else the site address's host name and
+ * origin. A browser accepts an id only when it is the page's host or a domain above it.
+ */
+function relyingParty(env: NodeJS.ProcessEnv, siteUrl: string): RelyingParty {
+  const site = new URL(siteUrl);
+  const origins = list(env, 'LOCAL_SUPABASE_WEBAUTHN_RP_ORIGINS').map((raw) => {
+    try {
+      const parsed = new URL(raw);
+      if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== raw.replace(/\/$/, '')) throw new Error('not an origin');
+      return parsed.origin;
+    } catch {
+      throw new Error(`LOCAL_SUPABASE_WEBAUTHN_RP_ORIGINS must list origins such as https://dashboard.example.com, not "${raw}".`);
+    }
+  });
+  const id = env.LOCAL_SUPABASE_WEBAUTHN_RP_ID?.trim() || site.hostname;
+  return {
+    id,
+    name: env.LOCAL_SUPABASE_WEBAUTHN_RP_DISPLAY_NAME?.trim() || id,
+    origins: origins.length > 0 ? origins : [site.origin],
+  };
+}
+
 /** The mailbox: LOCAL_SUPABASE_MAIL_OUTBOX, `log` for the log, else `mail-outbox.jsonl` in the data folder (when there is one). */
 function mailbox(env: NodeJS.ProcessEnv, dataDir: string | undefined): string | null {
   const raw = env.LOCAL_SUPABASE_MAIL_OUTBOX?.trim();
@@ -116,6 +150,7 @@ function mailbox(env: NodeJS.ProcessEnv, dataDir: string | undefined): string | 
 }
 
 export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDir?: string): AuthSettings {
+  const siteUrl = url(env, 'LOCAL_SUPABASE_SITE_URL', 'http://localhost:4173');
   return {
     accessTokenSeconds: seconds(env, 'LOCAL_SUPABASE_JWT_EXPIRY', authLimits.accessTokenSeconds, 1),
     refreshTokenReuseSeconds: seconds(env, 'LOCAL_SUPABASE_REFRESH_TOKEN_REUSE_INTERVAL', authLimits.refreshTokenReuseSeconds, 0),
@@ -134,7 +169,7 @@ export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDi
       tracked: backendAuthLimits.codeTrackedAddresses,
     },
     mail: {
-      siteUrl: url(env, 'LOCAL_SUPABASE_SITE_URL', 'http://localhost:4173'),
+      siteUrl,
       redirectUrls: (env.LOCAL_SUPABASE_REDIRECT_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
       autoconfirm: flag(env, 'LOCAL_SUPABASE_MAILER_AUTOCONFIRM', true),
       secureEmailChange: flag(env, 'LOCAL_SUPABASE_SECURE_EMAIL_CHANGE', true),
@@ -152,6 +187,19 @@ export function authSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, dataDi
       firstDelayMs: backendAuthLimits.mfaFirstDelayMs,
       maxDelayMs: backendAuthLimits.mfaMaxDelayMs,
       wrongCodeWindowMs: backendAuthLimits.mfaWrongCodeWindowMs,
+      webauthnEnabled: flag(env, 'LOCAL_SUPABASE_MFA_WEBAUTHN', false),
+      relyingParty: relyingParty(env, siteUrl),
+      webauthn: {
+        clientDataBytes: backendAuthLimits.webauthnClientDataBytes,
+        attestationObjectBytes: backendAuthLimits.webauthnAttestationObjectBytes,
+        authenticatorDataBytes: backendAuthLimits.webauthnAuthenticatorDataBytes,
+        signatureBytes: backendAuthLimits.webauthnSignatureBytes,
+        credentialIdBytes: backendAuthLimits.webauthnCredentialIdBytes,
+        maxDepth: backendAuthLimits.webauthnCborDepth,
+        maxItems: backendAuthLimits.webauthnCborItems,
+        minBits: backendAuthLimits.webauthnRsaMinBits,
+        maxBits: backendAuthLimits.webauthnRsaMaxBits,
+      },
     },
     allowAnonymous: flag(env, 'LOCAL_SUPABASE_ANONYMOUS_USERS', false),
     anonymousPerHour: backendAuthLimits.anonymousSignInsPerHour,
