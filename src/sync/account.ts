@@ -12,7 +12,7 @@ import { observeStoredSession } from '../data/observe.ts';
 import type { AccountMetadata } from '../domain/people.ts';
 import { isAdminFlag, storeIdOf } from '../domain/people.ts';
 import type { Authenticator } from '../domain/second-factor.ts';
-import { authenticatorsOf, awaitsSecondStep, tokenClaim } from '../domain/second-factor.ts';
+import { authenticatorsOf, awaitsSecondStep, securityKeysOf, tokenClaim } from '../domain/second-factor.ts';
 import { createAuthenticatorApi } from './authenticator-api.ts';
 import { errorSentences, readableError } from './errors.ts';
 
@@ -24,9 +24,11 @@ export type Account = {
   profile: AccountMetadata & { lastName?: unknown };
   /** The account's authenticator apps (MFA factors), as the session on the device lists them. */
   authenticators: Authenticator[];
+  /** The account's security keys and passkeys (WebAuthn factors), likewise. */
+  securityKeys: Authenticator[];
   /** Whether this session has proven an authenticator (aal2) or the password alone (aal1). */
   aal: 'aal1' | 'aal2';
-  /** The account has a verified authenticator and this session has not proven it: the code is asked first. */
+  /** The account has a verified authenticator app or key and this session has not proven one: the code or the key is asked first. */
   secondStepNeeded: boolean;
 };
 
@@ -74,6 +76,7 @@ export function accountFromSession(text: string | null): AccountState {
       isAdmin: isAdminFlag(user.app_metadata?.is_admin),
       profile: user.user_metadata ?? {},
       authenticators: authenticatorsOf(user.factors),
+      securityKeys: securityKeysOf(user.factors),
       aal: tokenClaim(session?.access_token, 'aal') === 'aal2' ? 'aal2' : 'aal1',
       secondStepNeeded: awaitsSecondStep(session),
     },

@@ -1,10 +1,12 @@
 /**
- * A person's authenticator apps (MFA factors) through supabase-js: setting one up
- * (enrol, then confirm with a first code), the code asked after the password, and
- * removing one. Each call needs a connection and answers data or a sentence the screen
- * shows. A new or removed authenticator reaches the session kept on the device (the
- * verify answer is saved by supabase-js; after a removal the session is refreshed), so
- * the account state follows by itself. docs/security.md, "Multi-factor sign-in".
+ * A person's authenticator apps and security keys (MFA factors) through supabase-js:
+ * setting one up (an app: enrol, then confirm with a first code; a key or passkey: enrol,
+ * then the browser creates a credential with the server's options and the server checks
+ * it), the code or key asked after the password, and removing one. Each call needs a
+ * connection and answers data or a sentence the screen shows. A new or removed factor
+ * reaches the session kept on the device (the verify answer is saved by supabase-js;
+ * after a removal the session is refreshed), so the account state follows by itself.
+ * docs/security.md, "Multi-factor sign-in".
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { cleanCode } from '../domain/second-factor.ts';
@@ -18,7 +20,43 @@ export const authenticatorMessages = {
   malformed: 'Enter the six digits your authenticator app shows.',
 } as const;
 
+export const securityKeyMessages = {
+  unsupported: 'This browser cannot use security keys or passkeys. Use a current Chrome, Edge, Firefox or Safari, or an authenticator app.',
+  cancelled: 'The security key was not used: the request was cancelled or timed out. Try again, and touch the key or confirm the passkey when asked.',
+  alreadyRegistered: 'This security key is already set up for your account.',
+  wrongAddress: 'This browser refused the security key at this address. Open the app at its usual address and try again.',
+  refused: 'The server did not accept the security key',
+  disabled: 'Security keys and passkeys are not turned on for this server. Use an authenticator app, or ask whoever runs the server to turn them on.',
+} as const;
+
 type AuthFailure = { code?: unknown; message?: unknown };
+
+/** The browser's refusal of a WebAuthn ceremony (a DOMException by name), in words. */
+function browserRefusal(error: unknown): string {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'NotAllowedError' || name === 'AbortError') return securityKeyMessages.cancelled;
+  if (name === 'InvalidStateError') return securityKeyMessages.alreadyRegistered;
+  if (name === 'SecurityError') return securityKeyMessages.wrongAddress;
+  if (name === 'NotSupportedError') return securityKeyMessages.unsupported;
+  return errorText(error);
+}
+
+/** The server's refusal of a key's answer: "WebAuthn verification failed: <why>" becomes a sentence with the why. */
+function keyMessageFor(error: unknown): string {
+  const { code, message } = (error ?? {}) as AuthFailure;
+  if (code === 'mfa_verification_failed' && typeof message === 'string') {
+    return `${securityKeyMessages.refused}: ${message.replace(/^WebAuthn verification failed: /, '')}. Try again.`;
+  }
+  if (code === 'mfa_challenge_expired') return securityKeyMessages.cancelled;
+  if (code === 'mfa_webauthn_enroll_not_enabled' || code === 'mfa_webauthn_verify_not_enabled') return securityKeyMessages.disabled;
+  return messageFor(error);
+}
+
+const webauthnAvailable = () =>
+  typeof globalThis.PublicKeyCredential === 'function' && typeof globalThis.navigator?.credentials?.create === 'function';
+
+/** What supabase-js and the server need to hear about this page; the server decides the relying party itself. */
+const relyingPartyHint = () => ({ rpId: globalThis.location.hostname, rpOrigins: [globalThis.location.origin] });
 
 function messageFor(error: unknown): string {
   const code = (error as AuthFailure | null)?.code;
@@ -50,8 +88,56 @@ export function createAuthenticatorApi(client: Promise<Pick<SupabaseClient, 'aut
     });
   }
 
+  /**
+   * One WebAuthn ceremony for `factorId`: the server's options (create for a new key,
+   * request for a registered one), the browser's credential from them, and the server's
+   * check of it, after which the session is aal2.
+   */
+  async function ceremony(auth: SupabaseClient['auth'], factorId: string): Promise<Outcome<null>> {
+    const hint = relyingPartyHint();
+    const { data, error } = await auth.mfa.challenge({ factorId, webauthn: hint });
+    if (error || !data) return { ok: false, message: keyMessageFor(error) };
+    if (data.type !== 'webauthn') return { ok: false, message: errorSentences.unknown };
+    let credential: Credential | null;
+    try {
+      credential =
+        data.webauthn.type === 'create'
+          ? await navigator.credentials.create({ publicKey: data.webauthn.credential_options.publicKey as PublicKeyCredentialCreationOptions })
+          : await navigator.credentials.get({ publicKey: data.webauthn.credential_options.publicKey as PublicKeyCredentialRequestOptions });
+    } catch (refusal) {
+      return { ok: false, message: browserRefusal(refusal) };
+    }
+    if (!credential) return { ok: false, message: securityKeyMessages.cancelled };
+    const verified = await auth.mfa.verify({
+      factorId,
+      challengeId: data.id,
+      webauthn: { ...hint, type: data.webauthn.type, credential_response: credential as never },
+    });
+    return verified.error ? { ok: false, message: keyMessageFor(verified.error) } : { ok: true, data: null };
+  }
+
   return {
     verify,
+    /**
+     * Sets up a security key or passkey named `name`: the browser asks the person to touch
+     * the key (or confirm the passkey); this session is then proven with it. Nothing is
+     * left half set up when that does not happen.
+     */
+    addSecurityKey: (name: string): Promise<Outcome<null>> => {
+      if (!webauthnAvailable()) return Promise.resolve({ ok: false, message: securityKeyMessages.unsupported });
+      return attempt(async (auth) => {
+        const { data, error } = await auth.mfa.enroll({ factorType: 'webauthn', friendlyName: name.trim() });
+        if (error || !data) return { ok: false, message: keyMessageFor(error) };
+        const outcome = await ceremony(auth, data.id);
+        if (!outcome.ok) await auth.mfa.unenroll({ factorId: data.id }).catch(() => undefined);
+        return outcome;
+      });
+    },
+    /** The second step with a security key: any of the person's keys will do (the server offers them all). */
+    useSecurityKey: (factorId: string): Promise<Outcome<null>> => {
+      if (!webauthnAvailable()) return Promise.resolve({ ok: false, message: securityKeyMessages.unsupported });
+      return attempt((auth) => ceremony(auth, factorId));
+    },
     /** Starts setting up an authenticator: its QR code and secret, shown until the first code confirms it. */
     enrol: (name: string): Promise<Outcome<NewAuthenticator>> =>
       attempt(async (auth) => {

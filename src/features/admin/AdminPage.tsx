@@ -62,7 +62,7 @@ export function AdminPage() {
         </button>
       </div>
       <FormMessage message={message} />
-      {needsAuthenticator && !account.authenticators.some((factor) => factor.verified) ? (
+      {needsAuthenticator && ![...account.authenticators, ...account.securityKeys].some((factor) => factor.verified) ? (
         <p className="notice">
           <Link to="/settings?tab=authenticator">Set up an authenticator app</Link> to use the admin actions.
         </p>

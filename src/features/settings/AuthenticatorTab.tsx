@@ -6,13 +6,15 @@ import type { NewAuthenticator } from '../../sync/authenticator-api.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { FormMessage } from '../../ui/NumberFieldsForm.tsx';
 import { useAccount, useAdminApi, useAuthenticatorApi, useSyncStatus } from '../session/session-context.tsx';
+import { SecurityKeysSection } from './SecurityKeysSection.tsx';
 
 const defaultName = 'Authenticator app';
 
 /**
  * The signed-in person's authenticator apps: set one up (a QR code to scan, or the key to
- * type, then a first code to confirm), see which ones sign-in asks for, remove one. Any
- * person may; an admin must while the group requires it. Needs a connection.
+ * type, then a first code to confirm), see which ones sign-in asks for, remove one; and
+ * beside them their security keys and passkeys (SecurityKeysSection). Any person may; an
+ * admin must have one or the other while the group requires it. Needs a connection.
  * docs/security.md, "Multi-factor sign-in".
  */
 export function AuthenticatorTab() {
@@ -27,6 +29,7 @@ export function AuthenticatorTab() {
   const [message, setMessage] = useState<FormResult | null>(null);
   const [required, setRequired] = useState(false);
   const verified = account.authenticators.filter((factor) => factor.verified);
+  const keys = account.securityKeys.filter((factor) => factor.verified);
 
   useEffect(() => {
     if (!account.isAdmin || !online) return;
@@ -69,7 +72,7 @@ export function AuthenticatorTab() {
   }
 
   async function remove(id: string, label: string) {
-    const last = verified.length === 1;
+    const last = verified.length + keys.length === 1;
     const warning = last ? ' Signing in will then ask for your password alone.' : '';
     if (!window.confirm(`Remove the authenticator "${label}"?${warning}`)) return;
     const result = await api.remove(id);
@@ -79,7 +82,12 @@ export function AuthenticatorTab() {
   return (
     <div className="authenticator">
       <h2>Authenticator app</h2>
-      {verified.length === 0 ? (
+      {verified.length === 0 && keys.length > 0 ? (
+        <p>
+          You can add an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password and the like) as well as your security key:
+          signing in then accepts the six-digit code the app shows instead of the key.
+        </p>
+      ) : verified.length === 0 ? (
         <p>
           Signing in uses your password alone. Add an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password and the like) so
           that a stolen password is not enough: signing in then also asks for the six-digit code the app shows.
@@ -87,14 +95,14 @@ export function AuthenticatorTab() {
       ) : (
         <p>Signing in asks for your password and a code from {verified.length === 1 ? 'this authenticator' : 'one of these authenticators'}:</p>
       )}
-      {account.isAdmin && required && verified.length === 0 ? (
+      {account.isAdmin && required && verified.length === 0 && keys.length === 0 ? (
         <p className="notice" role="status">
           Administrators must use an authenticator app: set one up here before using the admin actions.
         </p>
       ) : null}
       {!online ? (
         <p className="notice" role="status">
-          Needs a connection: authenticators are set up and removed only online.
+          Needs a connection: authenticators and security keys are set up and removed only online.
         </p>
       ) : null}
       {verified.length > 0 ? (
@@ -142,6 +150,7 @@ export function AuthenticatorTab() {
           </button>
         </form>
       )}
+      <SecurityKeysSection keys={account.securityKeys} othersVerified={verified.length} online={online} />
     </div>
   );
 }

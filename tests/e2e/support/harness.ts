@@ -37,13 +37,19 @@ export type E2E = {
 
 export { chromiumPath } from './browser.ts';
 
-export async function startE2E(): Promise<E2E> {
-  const stack = await startTestStack();
+export async function startE2E(options: { webauthn?: boolean } = {}): Promise<E2E> {
+  // Security keys belong to the page's host (localhost, as the app's address below says);
+  // the page's origin, with the port the app gets, joins the allowed ones once it listens.
+  const origins: string[] = [];
+  const stack = await startTestStack(
+    options.webauthn ? { auth: { mfa: { webauthnEnabled: true, relyingParty: { id: 'localhost', name: 'Service Dashboard', origins } } } } : {},
+  );
   const app = await startAppServer({
     distDir: distDir,
     port: 0,
     config: { supabaseUrl: stack.url, supabaseAnonKey: stack.keys.anonKey },
   });
+  origins.push(new URL(app.url).origin);
   const contexts: Array<{ context: BrowserContext; profile: string }> = [];
   const faults = browserFaults();
   async function newContext(): Promise<BrowserContext> {

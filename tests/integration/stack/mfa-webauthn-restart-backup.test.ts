@@ -70,7 +70,7 @@ describe('security keys across a restart and a backup', () => {
     const sourceDir = await mkdtemp(path.join(tmpdir(), 'webauthn-source-'));
     cleanup.push(() => rm(sourceDir, { recursive: true, force: true }));
     const key = new SoftwareAuthenticator();
-    let factorId = '';
+    let factorId: string;
     const db = await openDatabase({ dataDir: sourceDir });
     const first = await startLocalStack({ db, port: 0, auth: withKeys });
     try {
