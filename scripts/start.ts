@@ -40,6 +40,12 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 async function main() {
+  // A security key's answer names the page's origin, which must be the app's: Vite's in
+  // development, or another APP_PORT, unless the operator set the site or the origins.
+  const appPort = Number(process.env.APP_PORT ?? (dev ? 5173 : 4173));
+  if (!process.env.LOCAL_SUPABASE_SITE_URL && !process.env.LOCAL_SUPABASE_WEBAUTHN_RP_ORIGINS) {
+    process.env.LOCAL_SUPABASE_WEBAUTHN_RP_ORIGINS = `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${appPort}`;
+  }
   backend = await superviseBackend();
   const { ready } = backend;
   const supabaseUrl = process.env.SUPABASE_PUBLIC_URL ?? `http://${browserHost}:${ready.port}`;
@@ -50,13 +56,13 @@ async function main() {
     process.env.VITE_SUPABASE_URL = supabaseUrl;
     process.env.VITE_SUPABASE_ANON_KEY = ready.anonKey;
     const { createServer } = await import('vite');
-    const vite = await createServer({ root, server: { port: Number(process.env.APP_PORT ?? 5173), host, strictPort: true } });
+    const vite = await createServer({ root, server: { port: appPort, host, strictPort: true } });
     await vite.listen();
     appUrl = `http://${browserHost}:${vite.config.server.port}`;
     stopApp = () => vite.close();
   } else {
     await buildIfNeeded(() => log.info('Building the app (dist/ is missing or older than its sources)...'));
-    const app = await startAppServer({ distDir: path.join(root, 'dist'), port: Number(process.env.APP_PORT ?? 4173), host, config });
+    const app = await startAppServer({ distDir: path.join(root, 'dist'), port: appPort, host, config });
     appUrl = app.url.replace('localhost', browserHost);
     stopApp = app.close;
   }
