@@ -18,10 +18,13 @@ export type Outcome<T> = { ok: true; data: T } | { ok: false; message: string };
 export const authenticatorMessages = {
   badCode: 'That code is not right. Enter the six digits your authenticator app shows now.',
   malformed: 'Enter the six digits your authenticator app shows.',
+  nameTaken: 'You already have an authenticator app or security key of this name (or one being set up). Choose another name.',
 } as const;
 
 export const securityKeyMessages = {
   unsupported: 'This browser cannot use security keys or passkeys. Use a current Chrome, Edge, Firefox or Safari, or an authenticator app.',
+  insecureAddress:
+    'Security keys and passkeys work only at a secure address: open the app at its https:// address or at http://localhost, not at an http:// address such as http://192.168.1.20. Or use an authenticator app.',
   cancelled: 'The security key was not used: the request was cancelled or timed out. Try again, and touch the key or confirm the passkey when asked.',
   alreadyRegistered: 'This security key is already set up for your account.',
   wrongAddress: 'This browser refused the security key at this address. Open the app at its usual address and try again.',
@@ -52,8 +55,15 @@ function keyMessageFor(error: unknown): string {
   return messageFor(error);
 }
 
-const webauthnAvailable = () =>
-  typeof globalThis.PublicKeyCredential === 'function' && typeof globalThis.navigator?.credentials?.create === 'function';
+/**
+ * Why this page cannot use security keys, or null when it can. Browsers offer WebAuthn
+ * only in a secure context (https://, or http://localhost), so a current browser at a
+ * plain http:// address lacks it as an old one does; the two are told apart.
+ */
+export function securityKeysUnavailable(): string | null {
+  if (typeof globalThis.PublicKeyCredential === 'function' && typeof globalThis.navigator?.credentials?.create === 'function') return null;
+  return globalThis.isSecureContext === false ? securityKeyMessages.insecureAddress : securityKeyMessages.unsupported;
+}
 
 /** What supabase-js and the server need to hear about this page; the server decides the relying party itself. */
 const relyingPartyHint = () => ({ rpId: globalThis.location.hostname, rpOrigins: [globalThis.location.origin] });
@@ -63,6 +73,7 @@ function messageFor(error: unknown): string {
   if (code === 'mfa_verification_failed' || code === 'mfa_challenge_expired') return authenticatorMessages.badCode;
   // The server's own sentence ("Too many wrong codes for this authenticator. Try again in 30 seconds.").
   if (code === 'over_request_rate_limit' && typeof (error as AuthFailure).message === 'string') return (error as { message: string }).message;
+  if (code === 'mfa_factor_name_conflict') return authenticatorMessages.nameTaken;
   return errorText(error);
 }
 
@@ -116,17 +127,38 @@ export function createAuthenticatorApi(client: Promise<Pick<SupabaseClient, 'aut
     return verified.error ? { ok: false, message: keyMessageFor(verified.error) } : { ok: true, data: null };
   }
 
+  /**
+   * A security key of this name that was never registered (the page closed while the
+   * browser asked for the touch) still holds the name: GoTrue refuses a name any factor
+   * of the person has, and never expires an unverified factor once it was challenged. It
+   * is removed so the person can try again. Only an unverified WebAuthn factor goes: a
+   * registered key, or an authenticator app being set up, keeps its name. Answers whether
+   * one was removed.
+   */
+  async function dropAbandonedKey(auth: SupabaseClient['auth'], friendlyName: string): Promise<boolean> {
+    const { data } = await auth.mfa.listFactors();
+    const abandoned = data?.all.find((factor) => factor.factor_type === 'webauthn' && factor.status === 'unverified' && factor.friendly_name === friendlyName);
+    if (!abandoned) return false;
+    return !(await auth.mfa.unenroll({ factorId: abandoned.id })).error;
+  }
+
   return {
     verify,
     /**
      * Sets up a security key or passkey named `name`: the browser asks the person to touch
      * the key (or confirm the passkey); this session is then proven with it. Nothing is
-     * left half set up when that does not happen.
+     * left half set up when that does not happen, and a key of the same name left half set
+     * up earlier (a page closed during the prompt) gives way to this one.
      */
     addSecurityKey: (name: string): Promise<Outcome<null>> => {
-      if (!webauthnAvailable()) return Promise.resolve({ ok: false, message: securityKeyMessages.unsupported });
+      const unavailable = securityKeysUnavailable();
+      if (unavailable) return Promise.resolve({ ok: false, message: unavailable });
       return attempt(async (auth) => {
-        const { data, error } = await auth.mfa.enroll({ factorType: 'webauthn', friendlyName: name.trim() });
+        const friendlyName = name.trim();
+        let { data, error } = await auth.mfa.enroll({ factorType: 'webauthn', friendlyName });
+        if (error?.code === 'mfa_factor_name_conflict' && (await dropAbandonedKey(auth, friendlyName))) {
+          ({ data, error } = await auth.mfa.enroll({ factorType: 'webauthn', friendlyName }));
+        }
         if (error || !data) return { ok: false, message: keyMessageFor(error) };
         const outcome = await ceremony(auth, data.id);
         if (!outcome.ok) await auth.mfa.unenroll({ factorId: data.id }).catch(() => undefined);
@@ -135,7 +167,8 @@ export function createAuthenticatorApi(client: Promise<Pick<SupabaseClient, 'aut
     },
     /** The second step with a security key: any of the person's keys will do (the server offers them all). */
     useSecurityKey: (factorId: string): Promise<Outcome<null>> => {
-      if (!webauthnAvailable()) return Promise.resolve({ ok: false, message: securityKeyMessages.unsupported });
+      const unavailable = securityKeysUnavailable();
+      if (unavailable) return Promise.resolve({ ok: false, message: unavailable });
       return attempt((auth) => ceremony(auth, factorId));
     },
     /** Starts setting up an authenticator: its QR code and secret, shown until the first code confirms it. */

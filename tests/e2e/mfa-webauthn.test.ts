@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demo } from '../support/demo.ts';
 import { authenticatorCode } from '../support/totp.ts';
 import { refusedWith } from './support/browser.ts';
 import type { E2E } from './support/harness.ts';
@@ -12,8 +13,10 @@ import { LoginPageModel, ShellModel } from './support/pages.ts';
  * the person): the admin adds a passkey in Settings, Authenticator; signed out and in
  * again with the password, the app asks for the key ("Use your security key") and opens
  * once the browser's signature is accepted; the admin actions, which need the second
- * factor, then work. With an authenticator app as well, either one opens the app. The page is at http://localhost:<port>, a secure context whose
- * host is the relying party.
+ * factor, then work. A key of the same name left half set up earlier gives way to the
+ * new one. With an authenticator app as well, either one opens the app. A browser without
+ * WebAuthn is told so before it tries. The page is at http://localhost:<port>, a secure
+ * context whose host is the relying party.
  */
 describe('signing in with a passkey', () => {
   let e2e: E2E;
@@ -57,6 +60,13 @@ describe('signing in with a passkey', () => {
     await page.goto(`${e2e.appUrl}/settings?tab=authenticator`);
     await page.getByRole('heading', { name: 'Security key or passkey' }).waitFor();
     await page.getByLabel('Name of the new security key').fill('Admin passkey');
+    // A key of that name left half set up (a page closed during the browser's prompt) does not stand in the way.
+    await e2e.stack.database.query(
+      `with f as (insert into auth.mfa_factors (user_id, friendly_name, factor_type, status) values ($1, 'Admin passkey', 'webauthn', 'unverified') returning id)
+       insert into auth.mfa_challenges (factor_id, ip_address) select id, '127.0.0.1' from f`,
+      [demo.adminId],
+    );
+    expect(await factorsOfAdmin()).toEqual([{ status: 'unverified', id: null, type: 'webauthn' }]);
 
     // An authenticator that does not report the person's touch: refused, and nothing is left half set up.
     await cdp.send('WebAuthn.setResponseOverrideBits', { authenticatorId, isBadUP: true });
@@ -147,5 +157,18 @@ describe('signing in with a passkey', () => {
     await shell.go('Admin');
     await page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: 'admin@example.com' }).waitFor();
     await expect.poll(() => page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: 'admin@example.com' }).textContent()).toContain('Yes (Admin passkey, Admin phone)');
+  });
+
+  it('a browser without WebAuthn says so in Settings before anything is tried, and nothing is enrolled', async () => {
+    const { page: plain, context } = await e2e.signedInPage('manager@example.com');
+    // A browser that has no WebAuthn: the page loses PublicKeyCredential before the app starts.
+    await context.addInitScript(() => Reflect.deleteProperty(window, 'PublicKeyCredential'));
+    await plain.goto(`${e2e.appUrl}/settings?tab=authenticator`);
+    await plain.getByRole('heading', { name: 'Security key or passkey' }).waitFor();
+    expect(await plain.evaluate(() => 'PublicKeyCredential' in window)).toBe(false);
+    await plain.getByText('This browser cannot use security keys or passkeys. Use a current Chrome, Edge, Firefox or Safari, or an authenticator app.').waitFor();
+    expect(await plain.getByRole('button', { name: 'Use a security key or passkey' }).isDisabled()).toBe(true);
+    const { rows } = await e2e.stack.database.query('select 1 from auth.mfa_factors where user_id = $1', [demo.managerId]);
+    expect(rows).toEqual([]);
   });
 });

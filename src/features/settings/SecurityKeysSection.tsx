@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { authLimits } from '../../domain/limits.ts';
 import type { Authenticator } from '../../domain/second-factor.ts';
+import { securityKeysUnavailable } from '../../sync/authenticator-api.ts';
 import type { FormResult } from '../../ui/NumberFieldsForm.tsx';
 import { FormMessage } from '../../ui/NumberFieldsForm.tsx';
 import { useAuthenticatorApi } from '../session/session-context.tsx';
@@ -21,6 +22,8 @@ export function SecurityKeysSection({ keys, othersVerified, online }: { keys: Au
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<FormResult | null>(null);
   const verified = keys.filter((key) => key.verified);
+  // Said before the button is pressed: this browser, or this address, cannot add a key.
+  const unavailable = securityKeysUnavailable();
 
   async function add(event: FormEvent) {
     event.preventDefault();
@@ -67,13 +70,18 @@ export function SecurityKeysSection({ keys, othersVerified, online }: { keys: Au
           ))}
         </ul>
       ) : null}
+      {unavailable ? (
+        <p className="notice" role="status">
+          {unavailable}
+        </p>
+      ) : null}
       <FormMessage message={message} />
       <form className="authenticator-start" onSubmit={(event) => void add(event)} aria-label="Add a security key">
         <label>
           Name of the new security key
           <input value={name} maxLength={authLimits.mfaFactorNameMaxLength} onChange={(e) => setName(e.target.value)} />
         </label>
-        <button type="submit" className="primary" disabled={!online || busy}>
+        <button type="submit" className="primary" disabled={!online || busy || unavailable !== null}>
           {busy ? 'Waiting for the key...' : 'Use a security key or passkey'}
         </button>
       </form>
