@@ -22,6 +22,10 @@ function notesLines(summary: Awaited<ReturnType<typeof takeExport>>): string[] {
     notes.pendingEmailChanges ? `${notes.pendingEmailChanges} change(s) of e-mail address waiting for confirmation are dropped: ask for them again.` : '',
     notes.withoutEmailIdentity ? `${notes.withoutEmailIdentity} account(s) without an e-mail identity get one on loading.` : '',
     notes.factorsLeft ? `${notes.factorsLeft} authenticator(s) whose setup was never finished are left out: set them up again.` : '',
+    notes.securityKeysLeft
+      ? `${notes.securityKeysLeft} security key(s) or passkey(s) are left out: their owners add them again in the app once it points at the project ` +
+        '(turn on WebAuthn multi-factor in its Authentication settings first); until then they sign in with the password, and an authenticator app where they have one.'
+      : '',
   ];
   return lines.filter(Boolean);
 }

@@ -104,7 +104,13 @@ export const hostedFactorColumns: readonly ColumnMapping[] = [
   { column: 'secret', from: 's.secret' },
 ];
 
-/** Which factors move: the others (an enrolment never finished) are set up again. */
+/**
+ * Which factors move: the others (an enrolment never finished, a security key or passkey)
+ * are set up again. A key belongs to the domain it was added at and works on a hosted
+ * project only with WebAuthn turned on there and the app at that same domain, which the
+ * export cannot know, so people add their keys again in the app once it points at the
+ * project.
+ */
 export const exportedFactorFilter = "s.factor_type::text = 'totp' and s.status::text = 'verified'";
 
 /**

@@ -3,7 +3,7 @@
  * read-only snapshot: the product's tables (every table of the schemas the migrations
  * create, less the registry the migrations write themselves) with their rows in an order
  * that satisfies their foreign keys, the accounts and their identities (and verified TOTP
- * factors where the backend has them) as staging rows for hosted-auth.ts, which
+ * factors where the backend has them; security keys stay behind) as staging rows for hosted-auth.ts, which
  * migrations the data was written under, and the transaction id the source had reached.
  *
  * Rows travel as the database's own JSON text (to_jsonb), never parsed here, so no number,
@@ -45,7 +45,10 @@ export type AccountNotes = {
   pendingEmailChanges: number;
   withoutEmailIdentity: number;
   factorsExported: number;
+  /** Authenticators whose setup was never finished. */
   factorsLeft: number;
+  /** Registered security keys and passkeys, which do not move (hosted-auth.ts, exportedFactorFilter). */
+  securityKeysLeft: number;
 };
 
 export type ExportSource = {
@@ -182,7 +185,7 @@ async function checkCredentials(tx: Queryable, factorsSupported: boolean): Promi
 }
 
 async function accountNotes(tx: Queryable, factorsSupported: boolean): Promise<AccountNotes> {
-  const { rows } = await tx.query<Omit<AccountNotes, 'factorsExported' | 'factorsLeft'>>(
+  const { rows } = await tx.query<Omit<AccountNotes, 'factorsExported' | 'factorsLeft' | 'securityKeysLeft'>>(
     `select count(*)::integer as accounts,
             count(*) filter (where u.email_confirmed_at is null)::integer as unconfirmed,
             count(*) filter (where u.invited_at is not null and u.encrypted_password is null)::integer as "invitedWithoutPassword",
@@ -193,17 +196,20 @@ async function accountNotes(tx: Queryable, factorsSupported: boolean): Promise<A
   );
   let factorsExported = 0;
   let factorsLeft = 0;
+  let securityKeysLeft = 0;
   if (factorsSupported) {
-    const { rows: factors } = await tx.query<{ exported: number; left: number }>(
+    const { rows: factors } = await tx.query<{ exported: number; left: number; keys: number }>(
       `select count(*) filter (where ${exportedFactorFilter})::integer as exported,
-              count(*) filter (where not (${exportedFactorFilter}))::integer as left
+              count(*) filter (where not (${exportedFactorFilter}) and s.status::text <> 'verified')::integer as left,
+              count(*) filter (where not (${exportedFactorFilter}) and s.status::text = 'verified')::integer as keys
        from auth.mfa_factors s`,
     );
     factorsExported = factors[0]?.exported ?? 0;
     factorsLeft = factors[0]?.left ?? 0;
+    securityKeysLeft = factors[0]?.keys ?? 0;
   }
   const counts = rows[0] ?? { accounts: 0, unconfirmed: 0, invitedWithoutPassword: 0, pendingEmailChanges: 0, withoutEmailIdentity: 0 };
-  return { ...counts, factorsExported, factorsLeft };
+  return { ...counts, factorsExported, factorsLeft, securityKeysLeft };
 }
 
 /** Everything the export holds, read in the transaction `tx` (which the caller makes read-only and repeatable-read). */

@@ -21,6 +21,8 @@ import { demo } from '../../support/demo.ts';
 import type { HostedProject } from '../../support/hosted-project.ts';
 import { createHostedProject, gotrueNotNullUserColumns } from '../../support/hosted-project.ts';
 import { enrol, enrolAndVerify } from '../../support/mfa.ts';
+import { SoftwareAuthenticator } from '../../support/software-authenticator.ts';
+import { registerKey, relyingParty } from '../../support/webauthn.ts';
 
 // The way up from one machine to hosted Supabase: a backend with the demo data, a few
 // accounts made through its Auth (known passwords, user metadata, one unconfirmed, one
@@ -236,7 +238,11 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
     await advanceTransactionIds(db, serverXid + 20_000n);
     await db.close();
 
-    const backend = await startBackendProcess({ dataDir: sourceDir });
+    // Security keys on, for the relying party the software key answers as (the app at http://localhost:4173).
+    const backend = await startBackendProcess({
+      dataDir: sourceDir,
+      env: { LOCAL_SUPABASE_MFA_WEBAUTHN: 'true', LOCAL_SUPABASE_WEBAUTHN_RP_ID: relyingParty.id, LOCAL_SUPABASE_WEBAUTHN_RP_ORIGINS: relyingParty.origins.join(',') },
+    });
     try {
       const service = backend.client(backend.serviceRoleKey);
       for (const person of people) {
@@ -249,9 +255,12 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
         });
         expect(created.error).toBeNull();
       }
-      // Dana's authenticator app moves with her; Ada's setup, never finished, does not.
+      // Dana's authenticator app moves with her; Ada's setup, never finished, does not, nor
+      // her security key (a key belongs to the address it was added at: added again there).
       totpSecret = (await enrolAndVerify(await signIn(backend, 'dana.meta@example.com', 'meta-password-51'), "Dana's phone")).secret;
-      await enrol(await signIn(backend, 'ada.admin@example.com', 'admin-password-53'), 'Unfinished');
+      const ada = await signIn(backend, 'ada.admin@example.com', 'admin-password-53');
+      await enrol(ada, 'Unfinished');
+      await registerKey(ada, new SoftwareAuthenticator(), "Ada's key");
       expect((await service.rpc('set_admins_need_mfa', { p_on: true, p_by: demo.adminId })).error).toBeNull();
       const manager = await signIn(backend, 'manager@example.com', demo.password);
       const month = closedMonth();
@@ -283,6 +292,7 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
     expect(made.output).toMatch(/Exported 6 accounts, 1 authenticators and \d+ rows in \d+ tables from PGlite/);
     expect(made.output).toContain('1 account(s) have not confirmed their e-mail address');
     expect(made.output).toContain('1 authenticator(s) whose setup was never finished are left out');
+    expect(made.output).toContain('1 security key(s) or passkey(s) are left out: their owners add them again in the app once it points at the project');
     expect(made.code).toBe(0);
     // Rows written before the export have smaller transaction ids than this.
     sourceNextXid = BigInt(/^-- next-transaction-id: (\d+)$/m.exec(await readFile(exportFile, 'utf8'))?.[1] ?? 'x');
@@ -368,13 +378,16 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
     });
   });
 
-  it('brings verified authenticators with their secrets (the same app keeps working), and leaves out a setup never finished', async () => {
+  it('brings verified authenticators with their secrets (the same app keeps working), and leaves out a setup never finished and a security key', async () => {
     const factors = await withClient(hosted.adminUrl, async (query) => {
       await query("set timezone to 'UTC'");
       return query('select count(*)::integer as n from auth.mfa_factors').then(async ([all]) => ({ all: all?.n, verified: await query(factorsSql) }));
     });
-    expect(source.factors).toHaveLength(1);
-    expect(factors).toEqual({ all: 1, verified: source.factors });
+    expect(source.factors.map((factor) => [factor.email, factor.factor_type])).toEqual([
+      ['ada.admin@example.com', 'webauthn'],
+      ['dana.meta@example.com', 'totp'],
+    ]);
+    expect(factors).toEqual({ all: 1, verified: source.factors.filter((factor) => factor.factor_type === 'totp') });
     expect(factors.verified[0]).toMatchObject({ email: 'dana.meta@example.com', friendly_name: "Dana's phone", factor_type: 'totp', secret: totpSecret });
   });
 
