@@ -1,9 +1,10 @@
 /**
- * `npm run remove-authenticators -- EMAIL`: removes every authenticator app (MFA factor)
- * of one account, for when its person lost their phone and no other admin can remove it
- * from the Admin screen (the only admin, say). The person then signs in with the password
- * alone until they set up a new one. Acts on the embedded backend's database (PGlite in
- * LOCAL_SUPABASE_DIR, with the backend stopped; or DATABASE_URL, while it runs).
+ * `npm run remove-authenticators -- EMAIL`: removes every authenticator app and security
+ * key (MFA factors) of one account, for when its person lost their phone or key and no
+ * other admin can remove them from the Admin screen (the only admin, say). The person
+ * then signs in with the password alone until they set up a new one. Acts on the
+ * embedded backend's database (PGlite in LOCAL_SUPABASE_DIR, with the backend stopped; or
+ * DATABASE_URL, while it runs).
  */
 import { userFactors } from '../supabase/local/auth/factors.ts';
 import { removeFactor } from '../supabase/local/auth/mfa.ts';

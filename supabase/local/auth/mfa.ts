@@ -4,9 +4,10 @@
  * for a challenge and answers it with the app's code, which verifies the factor and
  * raises the session to aal2 (a new access and refresh token); a verified factor is
  * removed only from an aal2 session. Verifying ends the user's other aal1 sessions and
- * deletes factors left unverified; enrolling deletes abandoned enrolments. WebAuthn and
- * phone factors are answered as GoTrue answers when they are turned off (the default):
- * docs/backend-api.md. Limits: mfa-guard.ts and supabase/local/service-limits.ts.
+ * deletes factors left unverified; enrolling deletes abandoned enrolments. WebAuthn
+ * factors (security keys, passkeys) are mfa-webauthn.ts, off unless turned on as in
+ * GoTrue; phone factors are answered as GoTrue answers when they are turned off (its
+ * default): docs/backend-api.md. Limits: mfa-guard.ts and supabase/local/service-limits.ts.
  */
 import { isIP } from 'node:net';
 import { authLimits } from '../../../src/domain/limits.ts';
