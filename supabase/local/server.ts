@@ -50,6 +50,11 @@ export type LocalStackOptions = {
   /** Auth settings over those of the environment (token lifetimes, reuse interval, throttling). */
   auth?: AuthSettingsOverrides;
   seedWhenEmpty?: boolean;
+  /**
+   * false: serve the database as it is, without the product's migrations or demo data
+   * (another schema under test, such as a client library's own test suite).
+   */
+  migrate?: boolean;
   functionsDir?: string;
   /** The data folder, for Auth's mailbox (none: e-mails go to the log). */
   dataDir?: string;
@@ -76,8 +81,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const { db } = options;
   const keys = options.keys ?? (await keysFromEnv());
   await bootstrap(db);
-  const appliedMigrations = await applyMigrations(db);
-  const seeded = options.seedWhenEmpty !== false && (await isEmpty(db));
+  const migrate = options.migrate !== false;
+  const appliedMigrations = migrate ? await applyMigrations(db) : [];
+  const seeded = migrate && options.seedWhenEmpty !== false && (await isEmpty(db));
   if (seeded) await seed(db);
   if (options.adminsNeedMfa !== undefined) {
     await db.query(
