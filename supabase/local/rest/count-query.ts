@@ -4,21 +4,17 @@
  * restricts them as an EXISTS, as PostgREST 12's readPlanToCountQuery does; other embeds
  * do not change the count and are left out.
  */
+import { scopeOf } from './embed-source.ts';
 import type { SelectItem } from './grammar/types.ts';
 import type { NodeInput, ReadContext } from './read-query.ts';
-import { embedSource } from './read-query.ts';
-import { findRelationship } from './relationships.ts';
+import { embeddedLevel, optionsFor } from './read-query.ts';
 import { conditionSql } from './sql-fragments.ts';
 
 type Embed = Extract<SelectItem, { kind: 'embed' }>;
 
 function existsFor(ctx: ReadContext, node: NodeInput, item: Embed): string {
-  const rel = findRelationship(ctx.cache, node.table, item.relation, item.hint);
-  const label = item.alias ?? item.relation;
-  const path = [...node.path, label];
-  const options = ctx.embeds.get(path.join('.')) ?? ctx.embeds.get([...node.path, item.relation].join('.'));
-  const alias = ctx.nextAlias();
-  const source = embedSource(ctx, rel, alias, node.alias);
+  const { rel, depth, alias, path, source } = embeddedLevel(ctx, node, item);
+  const options = optionsFor(ctx, path, item.relation);
   const child: NodeInput = {
     table: rel.target,
     from: source.from,
@@ -29,6 +25,7 @@ function existsFor(ctx: ReadContext, node: NodeInput, item: Embed): string {
     path,
     where: source.where,
     spread: item.spread,
+    depth,
   };
   return `EXISTS (${countSelect(ctx, child)})`;
 }
@@ -52,6 +49,7 @@ export function countSelect(ctx: ReadContext, node: NodeInput): string {
     const item = embeds.find((e) => (e.alias ?? e.relation) === name);
     return item ? existsOf(item) : null;
   };
-  where.push(...node.conditions.map((c) => conditionSql(c, node.table, node.alias, ctx.params, embedded)));
+  const scope = scopeOf(ctx, node.table, node.alias);
+  where.push(...node.conditions.map((c) => conditionSql(c, scope, ctx.params, embedded)));
   return `SELECT 1 FROM ${node.from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
 }

@@ -1,6 +1,7 @@
 /**
  * Content negotiation as PostgREST 12 does it (MediaType.hs, negotiateContent): JSON
- * arrays (optionally with nulls stripped), single objects, CSV, and the execution plan
+ * arrays (optionally with nulls stripped), single objects, CSV, GeoJSON (PostGIS's
+ * ST_AsGeoJSON of each row, so it needs PostGIS, as in PostgREST), and the execution plan
  * (`application/vnd.pgrst.plan+text|json; for="..."; options=analyze|...`), which is
  * offered only when plans are enabled. Anything else is 406 PGRST107.
  */
@@ -12,6 +13,7 @@ export type Media =
   | { kind: 'array'; stripNulls: boolean }
   | { kind: 'object'; stripNulls: boolean }
   | { kind: 'csv' }
+  | { kind: 'geojson' }
   | { kind: 'plan'; format: 'text' | 'json'; for: Exclude<Media, { kind: 'plan' }>; options: PlanOption[] };
 
 const planOptions: PlanOption[] = ['analyze', 'verbose', 'settings', 'buffers', 'wal'];
@@ -51,6 +53,7 @@ function plain(type: string, params: Map<string, string>): Exclude<Media, { kind
   if (type === 'application/vnd.pgrst.array+json' || type === 'application/vnd.pgrst.array') return { kind: 'array', stripNulls };
   if (type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object') return { kind: 'object', stripNulls };
   if (type === 'text/csv') return { kind: 'csv' };
+  if (type === 'application/geo+json') return { kind: 'geojson' };
   return null;
 }
 
@@ -86,6 +89,8 @@ function mime(media: Media): string {
       return `application/vnd.pgrst.object+json${media.stripNulls ? '; nulls=stripped' : ''}`;
     case 'csv':
       return 'text/csv';
+    case 'geojson':
+      return 'application/geo+json';
     case 'plan':
       return `application/vnd.pgrst.plan+${media.format}; for="${mime(media.for)}"${media.options.length ? `; options=${media.options.join('|')}` : ''}`;
   }

@@ -15,11 +15,12 @@ import { buildNode } from './read-query.ts';
 import type { RequestContext } from './request-context.ts';
 import { contentHeaders, newReadContext, outOfRange, rangeStatus, singularBody } from './request-context.ts';
 import type { QueryShape } from './request-shape.ts';
+import { checkEmbedDepth } from './request-shape.ts';
 import { SqlParams } from './sql-fragments.ts';
 import type { StatementResult } from './statement.ts';
 import { plannedCount, runPlan, runStatement, statementSql } from './statement.ts';
 
-export type ReadRoot = Omit<NodeInput, 'limit' | 'offset' | 'path' | 'where' | 'spread' | 'select' | 'conditions' | 'order'> & {
+export type ReadRoot = Omit<NodeInput, 'limit' | 'offset' | 'path' | 'where' | 'spread' | 'select' | 'conditions' | 'order' | 'depth'> & {
   where?: string[];
 };
 
@@ -40,6 +41,7 @@ function rootInput(root: ReadRoot, shape: QueryShape): NodeInput {
     path: [],
     where: root.where ?? [],
     spread: false,
+    depth: 0,
   };
 }
 
@@ -50,6 +52,7 @@ export function prepareRead(ctx: RequestContext, root: ReadRoot, shape: QuerySha
   const ctes = prefix(read.params);
   const input = rootInput(root, shape);
   const node = buildNode(read, { ...input, limit: Math.min(shape.limit ?? maxRows, maxRows), offset: shape.offset });
+  checkEmbedDepth(shape, ctx.limits);
   let count: string | undefined;
   if (ctx.prefs.count === 'exact') count = countSelect(read, input);
   else if (ctx.prefs.count === 'estimated') count = `${countSelect(read, input)} LIMIT ${read.params.add(maxRows + 1)}`;

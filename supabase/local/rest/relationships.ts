@@ -1,168 +1,109 @@
 /**
- * Which relationship an embed `target!hint(...)` names, from the foreign keys of the
- * schema cache: many-to-one, one-to-many, one-to-one (a foreign key over a primary or
- * unique key) and many-to-many (through a junction table whose primary key holds both
- * foreign keys). Follows PostgREST 12's findRel (Plan.hs): the target may be a table, a
- * constraint or a column name, and the hint a constraint, a column on either side or a
- * junction table; none is PGRST200, more than one PGRST201 with the candidates listed.
+ * Which relationship an embed `target!hint(...)` names, among those of its parent
+ * (relationship-graph.ts), as PostgREST 12's findRel (Plan.hs) chooses: the target may
+ * name the related table or view, a foreign key or a column of the parent (not towards
+ * a view), or a computed relationship's function; the hint a foreign key, a column on
+ * either side or a junction table. None is 400 PGRST200 (with a "Perhaps you meant"
+ * hint found as PostgREST finds it), more than one 300 PGRST201 with the candidates.
  */
 import { RestError } from './errors.ts';
-import type { ForeignKey, SchemaCache, Table } from './schema-cache.ts';
+import { fuzzyMatches } from './fuzzy-set.ts';
+import type { Cardinality, KeyRelationship, Relationship } from './relationship-graph.ts';
+import { relationKey } from './relationship-graph.ts';
+import type { SchemaCache, Table } from './schema-cache.ts';
 
-export type Cardinality = 'many-to-one' | 'one-to-many' | 'one-to-one' | 'many-to-many';
+export type { Relationship } from './relationship-graph.ts';
+export { isToOne } from './relationship-graph.ts';
 
-/** Columns pairs as [target column, parent column]. */
-export type ColumnPairs = Array<[string, string]>;
-
-export type Relationship = {
-  target: Table;
-  cardinality: Cardinality;
-  /** The foreign key's name (for many-to-many, the junction table's). */
-  constraint: string;
-  /** The parent's columns and the target's, in the foreign key's order. */
-  parentColumns: string[];
-  targetColumns: string[];
-  /** Direct relationships: target column = parent column. */
-  pairs: ColumnPairs;
-  junction?: { table: Table; parent: ColumnPairs; target: ColumnPairs; parentConstraint: string; targetConstraint: string };
-  isSelf: boolean;
-};
-
-export const isToOne = (rel: Relationship) => rel.cardinality === 'many-to-one' || rel.cardinality === 'one-to-one';
-
-const sameColumns = (a: string[], b: string[]) => a.length === b.length && a.every((c) => b.includes(c));
-
-function tableOf(cache: SchemaCache, schema: string, name: string): Table | undefined {
-  return cache.bySchema.get(schema)?.tables.get(name);
-}
-
-/** Every relationship leaving `parent`, each seen from its side. */
-function relationshipsOf(cache: SchemaCache, parent: Table): Relationship[] {
-  const found: Relationship[] = [];
-  const isParent = (schema: string, name: string) => schema === parent.schema && name === parent.name;
-  for (const fk of cache.foreignKeys) {
-    if (isParent(fk.schema, fk.table)) {
-      const target = tableOf(cache, fk.refSchema, fk.refTable);
-      if (!target) continue;
-      const unique = parent.uniqueKeys.some((key) => sameColumns(key, fk.columns));
-      found.push({
-        target,
-        cardinality: unique ? 'one-to-one' : 'many-to-one',
-        constraint: fk.name,
-        parentColumns: fk.columns,
-        targetColumns: fk.refColumns,
-        pairs: fk.columns.map((c, i) => [fk.refColumns[i] as string, c]),
-        isSelf: isParent(fk.refSchema, fk.refTable),
-      });
-    }
-    if (isParent(fk.refSchema, fk.refTable)) {
-      const target = tableOf(cache, fk.schema, fk.table);
-      if (!target) continue;
-      const unique = target.uniqueKeys.some((key) => sameColumns(key, fk.columns));
-      found.push({
-        target,
-        cardinality: unique ? 'one-to-one' : 'one-to-many',
-        constraint: fk.name,
-        parentColumns: fk.refColumns,
-        targetColumns: fk.columns,
-        pairs: fk.columns.map((c, i) => [c, fk.refColumns[i] as string]),
-        isSelf: isParent(fk.schema, fk.table),
-      });
-    }
-  }
-  return [...found, ...junctionsOf(cache, parent)];
-}
-
-/** Many-to-many: a table whose primary key holds a foreign key to `parent` and one to another table. */
-function junctionsOf(cache: SchemaCache, parent: Table): Relationship[] {
-  const found: Relationship[] = [];
-  const byTable = new Map<string, ForeignKey[]>();
-  for (const fk of cache.foreignKeys) byTable.set(`${fk.schema}.${fk.table}`, [...(byTable.get(`${fk.schema}.${fk.table}`) ?? []), fk]);
-  for (const fks of byTable.values()) {
-    const junction = tableOf(cache, fks[0]?.schema ?? '', fks[0]?.table ?? '');
-    if (!junction) continue;
-    const inKey = (fk: ForeignKey) => fk.columns.every((c) => junction.primaryKey.includes(c));
-    for (const toParent of fks) {
-      if (toParent.refSchema !== parent.schema || toParent.refTable !== parent.name || !inKey(toParent)) continue;
-      for (const toTarget of fks) {
-        if (toTarget === toParent || !inKey(toTarget)) continue;
-        const target = tableOf(cache, toTarget.refSchema, toTarget.refTable);
-        if (!target || (target.schema === junction.schema && target.name === junction.name)) continue;
-        found.push({
-          target,
-          cardinality: 'many-to-many',
-          constraint: junction.name,
-          parentColumns: toParent.refColumns,
-          targetColumns: toTarget.refColumns,
-          pairs: [],
-          junction: {
-            table: junction,
-            parent: toParent.columns.map((c, i) => [c, toParent.refColumns[i] as string]),
-            target: toTarget.columns.map((c, i) => [c, toTarget.refColumns[i] as string]),
-            parentConstraint: toParent.name,
-            targetConstraint: toTarget.name,
-          },
-          isSelf: false,
-        });
-      }
-    }
-  }
-  return found;
-}
-
-const singleColumn = (columns: string[], name: string) => columns.length === 1 && columns[0] === name;
+const singleColumn = (rel: KeyRelationship, side: 0 | 1, name: string) =>
+  rel.cardinality !== 'many-to-many' && rel.columns.length === 1 && rel.columns[0]?.[side] === name;
 
 function matches(rel: Relationship, target: string, hint: string | undefined): boolean {
-  const direct = rel.cardinality !== 'many-to-many';
+  if (rel.kind === 'computed') return target === rel.fn.name;
+  const toTable = target === rel.target.name;
   if (rel.isSelf) {
     // One foreign key, two relationships: the one-to-many answers to the table's name,
     // the many-to-one to the column's (`children:family_tree(*)`, `parent(*)`).
     if (!hint) {
-      return (target === rel.target.name && rel.cardinality === 'one-to-many') ||
-        (singleColumn(rel.parentColumns, target) && rel.cardinality === 'many-to-one');
+      return (toTable && rel.cardinality === 'one-to-many') || (singleColumn(rel, 0, target) && rel.cardinality === 'many-to-one');
     }
-    return target === rel.target.name && rel.cardinality === 'one-to-many' && singleColumn(rel.parentColumns, hint);
+    return toTable && rel.cardinality === 'one-to-many' && singleColumn(rel, 1, hint);
   }
-  if (!hint) {
-    return target === rel.target.name ||
-      (direct && !rel.target.isView && (target === rel.constraint || singleColumn(rel.parentColumns, target)));
+  const byConstraint = (name: string) => rel.cardinality !== 'many-to-many' && rel.constraint === name;
+  if (!hint) return toTable || (!rel.target.isView && (byConstraint(target) || singleColumn(rel, 0, target)));
+  return toTable && (byConstraint(hint) || singleColumn(rel, 0, hint) || singleColumn(rel, 1, hint) ||
+    (rel.cardinality === 'many-to-many' && rel.junction?.table.name === hint));
+}
+
+const cardinalityOrder: Record<Cardinality, number> = { 'one-to-many': 0, 'many-to-one': 1, 'one-to-one': 2, 'many-to-many': 3 };
+const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const qualified = (a: Table, b: Table) => text(a.schema, b.schema) || text(a.name, b.name);
+const pairs = (a: Array<[string, string]>, b: Array<[string, string]>) => text(JSON.stringify(a), JSON.stringify(b));
+
+/** PostgREST's order of relationships (its derived Ord), in which an ambiguous embed lists them. */
+function compareRelationships(a: Relationship, b: Relationship): number {
+  if (a.kind !== b.kind) return a.kind === 'key' ? -1 : 1;
+  if (a.kind === 'computed' || b.kind === 'computed') {
+    const fa = a.kind === 'computed' ? a.fn : { schema: '', name: '' };
+    const fb = b.kind === 'computed' ? b.fn : { schema: '', name: '' };
+    return text(fa.schema, fb.schema) || text(fa.name, fb.name) || qualified(a.table, b.table) || qualified(a.target, b.target);
   }
-  if (target !== rel.target.name) return false;
-  if (!direct) return hint === rel.constraint;
-  return hint === rel.constraint || singleColumn(rel.parentColumns, hint) || singleColumn(rel.targetColumns, hint);
+  return qualified(a.table, b.table) || qualified(a.target, b.target) || Number(a.isSelf) - Number(b.isSelf) ||
+    cardinalityOrder[a.cardinality] - cardinalityOrder[b.cardinality] ||
+    (a.junction && b.junction
+      ? qualified(a.junction.table, b.junction.table) || text(a.junction.originConstraint, b.junction.originConstraint) ||
+        text(a.junction.targetConstraint, b.junction.targetConstraint)
+      : text(a.constraint, b.constraint) || pairs(a.columns, b.columns));
 }
 
 const list = (columns: string[]) => `(${columns.join(', ')})`;
 
-function describe(parent: Table, rel: Relationship) {
+function describe(rel: KeyRelationship) {
   const relationship = rel.junction
-    ? `${rel.junction.table.name} using ${rel.junction.parentConstraint}${list(rel.junction.parent.map(([c]) => c))} and ` +
+    ? `${rel.junction.table.name} using ${rel.junction.originConstraint}${list(rel.junction.origin.map(([c]) => c))} and ` +
       `${rel.junction.targetConstraint}${list(rel.junction.target.map(([c]) => c))}`
-    : `${rel.constraint} using ${parent.name}${list(rel.parentColumns)} and ${rel.target.name}${list(rel.targetColumns)}`;
-  return { cardinality: rel.cardinality, embedding: `${parent.name} with ${rel.target.name}`, relationship };
+    : `${rel.constraint} using ${rel.table.name}${list(rel.columns.map(([c]) => c))} and ${rel.target.name}${list(rel.columns.map(([, c]) => c))}`;
+  return { cardinality: rel.cardinality, embedding: `${rel.table.name} with ${rel.target.name}`, relationship };
 }
 
-export function findRelationship(cache: SchemaCache, parent: Table, target: string, hint?: string): Relationship {
-  // Sorted by constraint, so that the candidates of an ambiguous embed are always listed alike.
-  const candidates = relationshipsOf(cache, parent)
-    .filter((rel) => matches(rel, target, hint))
-    .sort((a, b) => (a.constraint < b.constraint ? -1 : a.constraint > b.constraint ? 1 : 0));
+/** The relationships leaving `origin` towards relations of `schema`. */
+export function relationshipsFrom(cache: SchemaCache, origin: Table, schema: string): Relationship[] {
+  return (cache.relationships.get(relationKey(origin)) ?? []).filter((r) => r.target.schema === schema);
+}
+
+/** PostgREST's "Perhaps you meant ..." for an embed that matched nothing (noRelBetweenHint). */
+function noRelationshipHint(cache: SchemaCache, schema: string, origin: Table, target: string): string | null {
+  const found = relationshipsFrom(cache, origin, schema);
+  if (found.length) {
+    const closest = fuzzyMatches(found.map((r) => r.target.name), target).find((m) => m.score < 1);
+    return closest ? `Perhaps you meant '${closest.value}' instead of '${target}'.` : null;
+  }
+  const origins = [...cache.relationships.values()].flat().filter((r) => r.table.schema === schema && r.target.schema === schema).map((r) => r.table.name);
+  const parent = fuzzyMatches(origins, origin.name)[0]?.value;
+  return parent ? `Perhaps you meant '${parent}' instead of '${origin.name}'.` : null;
+}
+
+export function findRelationship(cache: SchemaCache, schema: string, origin: Table, target: string, hint?: string): Relationship {
+  const candidates = relationshipsFrom(cache, origin, schema).filter((rel) => matches(rel, target, hint)).sort(compareRelationships);
   if (candidates.length === 1) return candidates[0] as Relationship;
   if (candidates.length === 0) {
     throw new RestError(
       400,
       'PGRST200',
-      `Could not find a relationship between '${parent.name}' and '${target}' in the schema cache`,
-      `Searched for a foreign key relationship between '${parent.name}' and '${target}'${hint ? ` using the hint '${hint}'` : ''} ` +
-        `in the schema '${parent.schema}', but no matches were found.`,
+      `Could not find a relationship between '${origin.name}' and '${target}' in the schema cache`,
+      `Searched for a foreign key relationship between '${origin.name}' and '${target}'${hint ? ` using the hint '${hint}'` : ''} ` +
+        `in the schema '${schema}', but no matches were found.`,
+      noRelationshipHint(cache, schema, origin, target),
     );
   }
-  const hints = candidates.map((rel) => `'${rel.target.name}!${rel.constraint}'`).join(', ');
+  // Two computed relationships of one name cannot both take the parent's row, so all candidates are keys.
+  const keyed = candidates.filter((rel): rel is KeyRelationship => rel.kind === 'key');
+  const hints = keyed.map((rel) => `'${rel.target.name}!${rel.junction ? rel.junction.table.name : rel.constraint}'`).join(', ');
   throw new RestError(
     300,
     'PGRST201',
-    `Could not embed because more than one relationship was found for '${parent.name}' and '${target}'`,
-    candidates.map((rel) => describe(parent, rel)),
+    `Could not embed because more than one relationship was found for '${origin.name}' and '${target}'`,
+    keyed.map(describe),
     `Try changing '${target}' to one of the following: ${hints}. Find the desired relationship in the 'details' key.`,
   );
 }

@@ -11,7 +11,7 @@ import type { Media } from './media.ts';
 import { contentType } from './media.ts';
 import type { PlanCostCheck } from './plan-cost.ts';
 import type { Preferences } from './prefer.ts';
-import type { EmbedOptions, ReadContext } from './read-query.ts';
+import type { EmbedOptions, ReadContext } from './embed-source.ts';
 import type { RestSettings } from './rest-settings.ts';
 import type { SchemaCache, Table } from './schema-cache.ts';
 import { SqlParams } from './sql-fragments.ts';
@@ -39,17 +39,15 @@ export function findTable(ctx: RequestContext, name: string): Table {
 }
 
 export function newReadContext(ctx: RequestContext, embeds: Map<string, EmbedOptions>, params = new SqlParams()): ReadContext {
-  // pgrst_t0 is the root level.
-  let aliases = 1;
   return {
     cache: ctx.cache,
+    schema: ctx.schema,
     params,
     embeds,
     aggregatesEnabled: ctx.settings.aggregatesEnabled,
     embeddedRowBudget: ctx.limits.maxEmbeddedRows,
     aggregatedRowBudget: ctx.limits.maxAggregatedRows,
     maxRowsPerEmbed: ctx.limits.maxRowsPerRead,
-    nextAlias: () => `pgrst_t${aliases++}`,
   };
 }
 

@@ -2,7 +2,8 @@
  * Reads a REST request's query string into what the SQL builders take: the select tree,
  * root conditions, order and paging, per-embed options (`owner.order=...`), and for
  * GET /rpc the function's arguments. A request past the cost limits (parameters,
- * filters, embed depth, patterns) is refused here, before any SQL is built.
+ * filters, patterns) is refused here, before any SQL is built; one embedded too deep,
+ * once its statement is built (checkEmbedDepth), still before anything runs.
  */
 import type { ServiceLimits } from '../../../src/domain/limits.ts';
 import type { BackendLimits } from '../service-limits.ts';
@@ -12,7 +13,7 @@ import { parseCount, parseNameList, parseOrder } from './grammar/order.ts';
 import { parseSelect } from './grammar/select.ts';
 import type { Condition, OrderTerm, SelectItem } from './grammar/types.ts';
 import { checkPatterns } from './pattern-guard.ts';
-import type { EmbedOptions } from './read-query.ts';
+import type { EmbedOptions } from './embed-source.ts';
 
 export type ShapeLimits = Pick<ServiceLimits, 'maxQueryParameters' | 'maxFilters' | 'maxEmbedDepth' | 'maxLogicDepth'> &
   Pick<BackendLimits, 'maxPatternLength'>;
@@ -124,8 +125,12 @@ function checkEmbedPaths(shape: QueryShape): void {
   }
 }
 
-/** Refuses a select nested deeper than maxEmbedDepth, more filters than maxFilters, or patterns past their budget. */
-function checkCost(shape: QueryShape, limits: ShapeLimits): void {
+/**
+ * Refuses a select nested deeper than maxEmbedDepth. Called once the statement is built
+ * (nothing has run), so that a request naming an unknown relationship gets PostgREST's
+ * answer for it (PGRST200) whatever its depth.
+ */
+export function checkEmbedDepth(shape: Pick<QueryShape, 'select'>, limits: Pick<ShapeLimits, 'maxEmbedDepth'>): void {
   const depth = (items: SelectItem[]): number =>
     Math.max(0, ...items.map((item) => (item.kind === 'embed' ? 1 + depth(item.select) : 0)));
   const deepest = depth(shape.select);
@@ -133,6 +138,10 @@ function checkCost(shape: QueryShape, limits: ShapeLimits): void {
     throw refuse(`Resources are embedded ${deepest} levels deep; at most ${limits.maxEmbedDepth} are allowed.`, null,
       'Fetch the deeper resources with a request of their own.');
   }
+}
+
+/** Refuses more filters than maxFilters, or patterns past their budget. */
+function checkCost(shape: QueryShape, limits: ShapeLimits): void {
   const count = (conditions: Condition[]): number =>
     conditions.reduce((sum, c) => sum + (c.kind === 'logic' ? count(c.conditions) : 1), 0);
   const filters = count(shape.conditions) + [...shape.embeds.values()].reduce((sum, e) => sum + count(e.conditions), 0);

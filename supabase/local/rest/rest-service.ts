@@ -30,7 +30,7 @@ import type { RestSettings } from './rest-settings.ts';
 import { txOverridable } from './rest-settings.ts';
 import { handleRpc } from './rpc.ts';
 import type { SchemaCache } from './schema-cache.ts';
-import { tableRef } from './sql-fragments.ts';
+import { ident, tableRef } from './sql-fragments.ts';
 import { roleRunner } from './transaction.ts';
 import { handleWrite } from './write.ts';
 
@@ -133,7 +133,7 @@ export function createRestService(options: RestOptions) {
     };
     if (rpc) return handleRpc(ctx, pathName(rpc[1] as string), shape);
     const target = findTable(ctx, pathName(table?.[1] as string));
-    if (reading) return handleRead(ctx, { table: target, from: `${tableRef(target)} AS pgrst_t0`, alias: 'pgrst_t0' }, shape);
+    if (reading) return handleRead(ctx, { table: target, from: `${tableRef(target)} AS ${ident(target.name)}`, alias: target.name }, shape);
     if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE') return handleWrite(ctx, target, shape);
     throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
   }

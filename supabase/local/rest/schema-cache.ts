@@ -1,11 +1,17 @@
 /**
  * What the REST service knows of the exposed schemas: tables and views with their
- * columns, primary and unique keys, foreign keys (for embedding) and functions (for
- * /rpc). Every identifier in a request is checked against this before it reaches SQL,
- * quoted. Loaded at start, after migrations. `tables` keeps the public schema's tables
- * by bare name for Realtime, which serves that schema only.
+ * columns, primary and unique keys (a view's from the tables it shows), relationships
+ * (relationship-graph.ts), functions for /rpc, and the functions taking one row of a
+ * relation (computed fields). Every identifier in a request is checked against this
+ * before it reaches SQL, quoted. Loaded at start, after migrations. `tables` keeps the
+ * public schema's tables by bare name for Realtime, which serves that schema only.
  */
 import type { Queryable } from '../db/database.ts';
+import { functionsQuery, relationsQuery, viewsQuery } from './catalog-queries.ts';
+import type { ComputedSource, ForeignKey, Relationship } from './relationship-graph.ts';
+import { buildRelationships, relationKey } from './relationship-graph.ts';
+import type { RawViews } from './view-keys.ts';
+import { viewKeys } from './view-keys.ts';
 
 /** `type` as format_type prints it; `udt` the type's name (int4, _text), as Realtime reports columns. */
 export type Column = {
@@ -30,31 +36,30 @@ export type Table = {
   isView: boolean;
 };
 
-export type ForeignKey = {
-  name: string;
-  schema: string;
-  table: string;
-  columns: string[];
-  refSchema: string;
-  refTable: string;
-  refColumns: string[];
-};
-
-export type FunctionArg = { name: string; type: string; hasDefault: boolean; variadic: boolean };
+/** A function's input parameter as PostgREST lists it: unnamed ones have the name ''. */
+export type RoutineParam = { name: string; type: string; maxType: string; required: boolean; variadic: boolean };
 
 export type DbFunction = {
   schema: string;
   name: string;
-  args: FunctionArg[];
+  params: RoutineParam[];
+  /** Reachable through /rpc: every parameter named, or one unnamed json, jsonb, text, xml or bytea. */
+  callable: boolean;
   returnsSet: boolean;
   /** Returns rows (a table type, a record or TABLE(...)) rather than one scalar value. */
-  returnsRows: boolean;
+  returnsComposite: boolean;
   returnsVoid: boolean;
-  /** The table whose row type it returns, when it returns one of the exposed schemas' tables. */
-  returnsTable?: { schema: string; name: string };
+  /** The returned type (a relation's name for its row type). */
+  returnType: { schema: string; name: string };
+  /** The returned type is a relation's row type. */
+  returnsRelation: boolean;
+  /** ROWS of the function's definition (1 makes a set-returning computed relationship to-one). */
+  rows: number;
   /** The columns of TABLE(...) or OUT parameters, in order. */
   outColumns: Column[];
   volatility: 'i' | 's' | 'v';
+  /** The relation whose row is the function's only parameter (a computed field or relationship). */
+  rowOf?: { schema: string; table: string };
 };
 
 export type SchemaObjects = { tables: Map<string, Table>; functions: Map<string, DbFunction[]> };
@@ -63,7 +68,10 @@ export type SchemaCache = {
   /** The exposed schemas, the first being the default. */
   schemas: string[];
   bySchema: Map<string, SchemaObjects>;
-  foreignKeys: ForeignKey[];
+  /** Relationships by origin relation (`schema.name`). */
+  relationships: Map<string, Relationship[]>;
+  /** Functions taking one row of a relation, by that relation (`schema.name`), then by name. */
+  rowFunctions: Map<string, Map<string, DbFunction[]>>;
   /** The public schema's tables by name (Realtime). */
   tables: Map<string, Table>;
 };
@@ -72,77 +80,30 @@ type RawColumn = { schema: string; table: string; name: string; type: string; ud
 type RawFunction = {
   schema: string;
   name: string;
-  arg_names: string[] | null;
-  arg_types: string[] | null;
-  variadic: boolean;
-  defaults: number;
+  params: Array<{ name: string; type: string; max_type: string; required: boolean; variadic: boolean }>;
+  callable: boolean;
   returns_set: boolean;
-  returns_rows: boolean;
-  returns_void: boolean;
-  ret_schema: string | null;
-  ret_table: string | null;
-  out_columns: Array<{ name: string; type: string; udt: string; is_array: boolean; is_composite: boolean }> | null;
+  rows: number;
   volatility: 'i' | 's' | 'v';
+  returns_composite: boolean;
+  returns_void: boolean;
+  ret_schema: string;
+  ret_name: string;
+  returns_relation: boolean;
+  out_columns: Array<{ name: string; type: string; udt: string; is_array: boolean; is_composite: boolean }> | null;
+  row_of: { schema: string; table: string } | null;
 };
 type RawCatalog = {
   relations: Array<{ schema: string; table: string; kind: string }> | null;
   columns: RawColumn[] | null;
   keys: Array<{ schema: string; table: string; kind: string; columns: string[] }> | null;
   fks: ForeignKey[] | null;
-  fns: RawFunction[] | null;
 };
 
-const catalogQuery = `
-with tbl as (
-  select c.oid, n.nspname, c.relname, c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace
-  where n.nspname = any($1::text[]) and c.relkind in ('r', 'v', 'm', 'p', 'f')
-),
-cols as (
-  select con.oid, (select jsonb_agg(a.attname order by k.ord) from unnest(con.conkey) with ordinality k(attnum, ord)
-                   join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum) as names
-  from pg_constraint con join tbl t on t.oid = con.conrelid
-)
-select jsonb_build_object(
-  'relations', (select jsonb_agg(jsonb_build_object('schema', t.nspname, 'table', t.relname, 'kind', t.relkind)) from tbl t),
-  'columns', (select jsonb_agg(jsonb_build_object('schema', t.nspname, 'table', t.relname, 'name', a.attname,
-                'type', format_type(a.atttypid, a.atttypmod), 'udt', ty.typname, 'is_array', ty.typcategory = 'A',
-                'is_composite', ty.typtype = 'c',
-                'default', case when a.attgenerated = '' then pg_get_expr(d.adbin, d.adrelid) end) order by t.nspname, t.relname, a.attnum)
-              from tbl t join pg_attribute a on a.attrelid = t.oid
-              join pg_type ty on ty.oid = a.atttypid
-              left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-              where a.attnum > 0 and not a.attisdropped),
-  'keys', (select jsonb_agg(jsonb_build_object('schema', t.nspname, 'table', t.relname, 'kind', con.contype, 'columns', k.names))
-           from tbl t join pg_constraint con on con.conrelid = t.oid and con.contype in ('p', 'u')
-           join cols k on k.oid = con.oid),
-  'fks', (select jsonb_agg(jsonb_build_object('name', con.conname, 'schema', t.nspname, 'table', t.relname,
-             'columns', k.names, 'refSchema', rt.nspname, 'refTable', rt.relname,
-             'refColumns', (select jsonb_agg(a.attname order by r.ord) from unnest(con.confkey) with ordinality r(attnum, ord)
-                            join pg_attribute a on a.attrelid = con.confrelid and a.attnum = r.attnum)))
-          from tbl t join pg_constraint con on con.conrelid = t.oid and con.contype = 'f'
-          join cols k on k.oid = con.oid
-          join tbl rt on rt.oid = con.confrelid),
-  'fns', (select jsonb_agg(jsonb_build_object('schema', n.nspname, 'name', p.proname,
-             'arg_names', to_jsonb(p.proargnames[1:p.pronargs]),
-             'arg_types', (select jsonb_agg(format_type(x.t, null) order by x.ord)
-                           from unnest(p.proargtypes::oid[]) with ordinality x(t, ord)),
-             'variadic', p.provariadic <> 0,
-             'defaults', p.pronargdefaults, 'returns_set', p.proretset,
-             'returns_rows', rt.typtype = 'c' or p.prorettype = 'record'::regtype,
-             'returns_void', p.prorettype = 'void'::regtype,
-             'ret_schema', rn.nspname, 'ret_table', rc.relname,
-             'out_columns', (select jsonb_agg(jsonb_build_object('name', o.name, 'type', format_type(o.t, null), 'udt', ot.typname,
-                                'is_array', ot.typcategory = 'A', 'is_composite', ot.typtype = 'c') order by o.ord)
-                             from unnest(p.proallargtypes, p.proargmodes, p.proargnames) with ordinality o(t, mode, name, ord)
-                             join pg_type ot on ot.oid = o.t
-                             where o.mode in ('o', 'b', 't')),
-             'volatility', p.provolatile))
-          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-          join pg_type rt on rt.oid = p.prorettype
-          left join pg_class rc on rc.oid = rt.typrelid and rt.typtype = 'c'
-          left join pg_namespace rn on rn.oid = rc.relnamespace
-          where n.nspname = any($1::text[]) and p.prokind = 'f')
-) as catalog`;
+const json = <T>(raw: unknown): T => (typeof raw === 'string' ? JSON.parse(raw) : raw) as T;
+
+/** Schemas whose views may lie between an exposed view and its tables (the search path's). */
+const extraSearchPath = ['public', 'extensions'];
 
 function columnOf(raw: Omit<RawColumn, 'schema' | 'table'>): Column {
   const column: Column = { name: raw.name, type: raw.type, udt: raw.udt, isArray: raw.is_array, isComposite: raw.is_composite };
@@ -150,42 +111,30 @@ function columnOf(raw: Omit<RawColumn, 'schema' | 'table'>): Column {
   return column;
 }
 
-function functionOf(raw: RawFunction, schemas: string[]): DbFunction {
-  const types = raw.arg_types ?? [];
-  const names = raw.arg_names ?? [];
-  return {
+function functionOf(raw: RawFunction): DbFunction {
+  const fn: DbFunction = {
     schema: raw.schema,
     name: raw.name,
-    args: types.map((type, i) => ({
-      name: names[i] ?? '',
-      type,
-      hasDefault: i >= types.length - raw.defaults,
-      variadic: raw.variadic && i === types.length - 1,
-    })),
+    params: raw.params.map((p) => ({ name: p.name, type: p.type, maxType: p.max_type, required: p.required, variadic: p.variadic })),
+    callable: raw.callable,
     returnsSet: raw.returns_set,
-    returnsRows: raw.returns_rows,
+    returnsComposite: raw.returns_composite,
     returnsVoid: raw.returns_void,
-    returnsTable:
-      raw.ret_schema && raw.ret_table && schemas.includes(raw.ret_schema) ? { schema: raw.ret_schema, name: raw.ret_table } : undefined,
+    returnType: { schema: raw.ret_schema, name: raw.ret_name },
+    returnsRelation: raw.returns_relation,
+    rows: Number(raw.rows),
     outColumns: (raw.out_columns ?? []).map(columnOf),
     volatility: raw.volatility,
   };
+  if (raw.row_of) fn.rowOf = raw.row_of;
+  return fn;
 }
 
-export async function loadSchemaCache(db: Queryable, schemas: string[] = ['public']): Promise<SchemaCache> {
-  const { rows } = await db.query<{ catalog: RawCatalog | string }>(catalogQuery, [schemas]);
-  const raw = rows[0]?.catalog;
-  const catalog = (typeof raw === 'string' ? JSON.parse(raw) : raw) as RawCatalog;
-  const bySchema = new Map<string, SchemaObjects>(schemas.map((s) => [s, { tables: new Map(), functions: new Map() }]));
+function loadTables(catalog: RawCatalog, bySchema: Map<string, SchemaObjects>): void {
   const tableOf = (schema: string, name: string) => bySchema.get(schema)?.tables.get(name);
   for (const relation of catalog.relations ?? []) {
     bySchema.get(relation.schema)?.tables.set(relation.table, {
-      schema: relation.schema,
-      name: relation.table,
-      columns: new Map(),
-      columnOrder: [],
-      primaryKey: [],
-      uniqueKeys: [],
+      schema: relation.schema, name: relation.table, columns: new Map(), columnOrder: [], primaryKey: [], uniqueKeys: [],
       isView: relation.kind === 'v' || relation.kind === 'm',
     });
   }
@@ -201,15 +150,68 @@ export async function loadSchemaCache(db: Queryable, schemas: string[] = ['publi
     if (key.kind === 'p') table.primaryKey = key.columns;
     table.uniqueKeys.push(key.columns);
   }
-  for (const fn of catalog.fns ?? []) {
-    const functions = bySchema.get(fn.schema)?.functions;
-    if (!functions) continue;
-    functions.set(fn.name, [...(functions.get(fn.name) ?? []), functionOf(fn, schemas)]);
+}
+
+const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Parameter lists compared as PostgREST's derived order compares them: one parameter after the other. */
+function compareParams(a: RoutineParam[], b: RoutineParam[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    const x = a[i] as RoutineParam;
+    const y = b[i] as RoutineParam;
+    const order = text(x.name, y.name) || text(x.type, y.type) || text(x.maxType, y.maxType) ||
+      Number(x.required) - Number(y.required) || Number(x.variadic) - Number(y.variadic);
+    if (order) return order;
   }
-  return {
-    schemas,
-    bySchema,
-    foreignKeys: catalog.fks ?? [],
-    tables: bySchema.get('public')?.tables ?? new Map(),
-  };
+  return a.length - b.length;
+}
+
+/**
+ * Functions of the exposed schemas by name, ordered as PostgREST orders overloads (fewer
+ * parameters first, then by the parameters' names and types); computed fields by relation.
+ */
+function loadFunctions(raw: RawFunction[], bySchema: Map<string, SchemaObjects>, rowFunctions: SchemaCache['rowFunctions']): void {
+  const sorted = raw.map(functionOf).sort((a, b) => a.params.length - b.params.length || compareParams(a.params, b.params));
+  for (const fn of sorted) {
+    const functions = bySchema.get(fn.schema)?.functions;
+    if (functions) functions.set(fn.name, [...(functions.get(fn.name) ?? []), fn]);
+    if (fn.rowOf) {
+      const key = relationKey({ schema: fn.rowOf.schema, name: fn.rowOf.table });
+      const byName = rowFunctions.get(key) ?? new Map<string, DbFunction[]>();
+      byName.set(fn.name, [...(byName.get(fn.name) ?? []), fn]);
+      rowFunctions.set(key, byName);
+    }
+  }
+}
+
+/** Computed relationships: functions of one relation's row returning rows of another (allComputedRels). */
+function computedSources(functions: DbFunction[]): ComputedSource[] {
+  return functions
+    .filter((fn) => fn.rowOf && fn.returnsRelation)
+    .map((fn) => ({
+      fn: { schema: fn.schema, name: fn.name },
+      from: fn.rowOf as { schema: string; table: string },
+      to: { schema: fn.returnType.schema, table: fn.returnType.name },
+      toOne: !fn.returnsSet || fn.rows === 1,
+    }));
+}
+
+export async function loadSchemaCache(db: Queryable, schemas: string[] = ['public']): Promise<SchemaCache> {
+  const catalog = json<RawCatalog>((await db.query<{ catalog: unknown }>(relationsQuery, [schemas])).rows[0]?.catalog);
+  const rawFunctions = json<RawFunction[]>((await db.query<{ functions: unknown }>(functionsQuery, [schemas])).rows[0]?.functions);
+  const viewSchemas = [...new Set([...schemas, ...extraSearchPath])];
+  const rawViews = json<RawViews>((await db.query<{ views: unknown }>(viewsQuery, [viewSchemas])).rows[0]?.views);
+  const bySchema = new Map<string, SchemaObjects>(schemas.map((s) => [s, { tables: new Map(), functions: new Map() }]));
+  loadTables(catalog, bySchema);
+  const lookup = (schema: string, name: string) => bySchema.get(schema)?.tables.get(name);
+  const keys = viewKeys(rawViews, schemas);
+  // A view's primary key: the first of its columns showing each primary key column of its tables.
+  for (const key of keys.filter((k) => k.type === 'p')) {
+    const view = lookup(key.view.schema, key.view.name);
+    if (view && view.isView) view.primaryKey = [...view.primaryKey, ...key.columns.map(([, shown]) => shown[0] as string)];
+  }
+  const rowFunctions: SchemaCache['rowFunctions'] = new Map();
+  loadFunctions(rawFunctions, bySchema, rowFunctions);
+  const relationships = buildRelationships(catalog.fks ?? [], keys, computedSources(rawFunctions.map(functionOf)), lookup);
+  return { schemas, bySchema, relationships, rowFunctions, tables: bySchema.get('public')?.tables ?? new Map() };
 }

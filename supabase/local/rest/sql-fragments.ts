@@ -7,8 +7,11 @@
  * the same meaning.
  */
 import { refuse, RestError } from './errors.ts';
+import type { FieldScope } from './field-scope.ts';
+import { resolveField } from './field-scope.ts';
 import type { Condition, Field, Operation } from './grammar/types.ts';
-import type { Table } from './schema-cache.ts';
+
+export { checkColumn, ident, tableRef } from './field-scope.ts';
 
 export class SqlParams {
   readonly values: unknown[] = [];
@@ -17,9 +20,6 @@ export class SqlParams {
     return `$${this.values.length}`;
   }
 }
-
-export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
-export const tableRef = (table: Pick<Table, 'schema' | 'name'>) => `${ident(table.schema)}.${ident(table.name)}`;
 
 /** Casts a select may apply (`salary::text`); others are refused rather than handed to Postgres. */
 const allowedCasts = new Set([
@@ -37,17 +37,13 @@ export function castSql(expression: string, cast: string | undefined): string {
   return `CAST(${expression} AS ${type})`;
 }
 
-export function checkColumn(table: Table, name: string): void {
-  if (!table.columns.has(name)) throw new RestError(400, '42703', `column ${table.name}.${name} does not exist`);
-}
-
-/** The column (and JSON path) `field` names on the row `alias` of `table`. */
-export function fieldSql(table: Table, alias: string, field: Field, params: SqlParams): string {
-  checkColumn(table, field.name);
-  let sql = `${alias}.${ident(field.name)}`;
+/** The column, computed field or count (and JSON path) `field` names on the level `scope`. */
+export function fieldSql(scope: FieldScope, field: Field, params: SqlParams): string {
+  const resolved = resolveField(scope, field.name);
+  let sql = resolved.sql;
   if (field.path.length === 0) return sql;
   // Composite and array columns are reached through to_jsonb, as PostgREST does.
-  const column = table.columns.get(field.name);
+  const column = scope.table.columns.get(field.name);
   if (column?.isArray || column?.isComposite) sql = `to_jsonb(${sql})`;
   for (const step of field.path) sql += `${step.arrow}${params.add(step.key)}::${step.index ? 'int' : 'text'}`;
   return sql;
@@ -102,16 +98,15 @@ export function operationSql(expression: string, operation: Operation, params: S
  */
 export function conditionSql(
   cond: Condition,
-  table: Table,
-  alias: string,
+  scope: FieldScope,
   params: SqlParams,
   embedded: (name: string) => string | null = () => null,
 ): string {
   if (cond.kind === 'logic') {
-    const joined = cond.conditions.map((c) => conditionSql(c, table, alias, params, embedded)).join(` ${cond.op.toUpperCase()} `);
+    const joined = cond.conditions.map((c) => conditionSql(c, scope, params, embedded)).join(` ${cond.op.toUpperCase()} `);
     return `${cond.negate ? 'NOT ' : ''}(${joined})`;
   }
-  if (!table.columns.has(cond.field.name) && cond.field.path.length === 0) {
+  if (!scope.table.columns.has(cond.field.name) && cond.field.path.length === 0) {
     const present = embedded(cond.field.name);
     if (present !== null) {
       if (cond.operation.op !== 'is' || (cond.operation.value !== 'null' && cond.operation.value !== 'not_null')) {
@@ -122,6 +117,6 @@ export function conditionSql(
       return wantsRow ? present : `NOT ${present}`;
     }
   }
-  const sql = operationSql(fieldSql(table, alias, cond.field, params), cond.operation, params);
+  const sql = operationSql(fieldSql(scope, cond.field, params), cond.operation, params);
   return cond.negate ? `NOT (${sql})` : sql;
 }

@@ -30,6 +30,9 @@ function bodySql(media: Exclude<Media, { kind: 'plan' }>): string {
     const rows = `coalesce(string_agg(substring(r::text, 2, length(r::text) - 2), E'\\n'), '')`;
     return `${header} || E'\\n' || ${rows}`;
   }
+  if (media.kind === 'geojson') {
+    return `json_build_object('type', 'FeatureCollection', 'features', coalesce(json_agg(ST_AsGeoJSON(r)::json), '[]'))::text`;
+  }
   const array = media.stripNulls ? 'json_strip_nulls(json_agg(r))' : 'json_agg(r)';
   return `coalesce(${array}, '[]')::text`;
 }

@@ -82,7 +82,8 @@ export function roleRunner(
               req.method,
               req.url.pathname,
               String(options.statementTimeoutMs),
-              `${ident(schema)}, public, extensions`,
+              // Written as PostgREST writes it (each schema quoted), as `explain()` settings show it.
+              [schema, 'public', 'extensions'].map(ident).join(', '),
               requestHeadersJson(req),
             ],
           );

@@ -13,6 +13,7 @@ import { RestError } from './errors.ts';
 import type { Condition, OrderTerm } from './grammar/types.ts';
 import type { Table } from './schema-cache.ts';
 import type { SqlParams } from './sql-fragments.ts';
+import type { FieldScope } from './field-scope.ts';
 import { checkColumn, conditionSql, fieldSql, ident, tableRef } from './sql-fragments.ts';
 
 export type InsertPlan = {
@@ -27,6 +28,9 @@ export type InsertPlan = {
 export type WriteCtes = { ctes: string[]; countsInserted: boolean };
 
 const target = 'pgrst_target';
+
+/** The written table as filters see it: PostgREST's statements name it by the table's own name. */
+const scopeOn = (table: Table, alias = target): FieldScope => ({ table, alias, shownAs: table.name });
 const returning = (all: boolean) => (all ? `RETURNING ${target}.*` : 'RETURNING 1');
 const counter = (add: boolean) =>
   `set_config('pgrst.inserted', (coalesce(nullif(current_setting('pgrst.inserted', true), '')::int, 0) ${add ? '+' : '-'} 1)::text, true) <> '${add ? '0' : '-1'}'`;
@@ -43,7 +47,7 @@ function checkColumns(table: Table, names: Iterable<string>): void {
 export function conflictTarget(table: Table, plan: InsertPlan): string[] {
   if (!plan.resolution) return [];
   const columns = plan.onConflict ?? table.primaryKey;
-  columns.forEach((name) => checkColumn(table, name));
+  columns.forEach((name) => checkColumn(scopeOn(table), name));
   return columns;
 }
 
@@ -52,17 +56,20 @@ const keyLiteral = (name: string) => `'${name.replace(/'/g, "''")}'`;
 
 /**
  * Each body row as a JSON object whose missing columns hold their defaults, for
- * `missing=default` (PostgREST 12's `pgrst_json_defs`): a default is evaluated only for a
- * row that left its column out, so a key sent as null stays null. Null when no column
- * in play has a default (missing then means NULL either way).
+ * `missing=default`, as PostgREST 12's `pgrst_json_defs` builds it: every default of the
+ * columns in play is evaluated for every row (an identity's sequence moves on for a row
+ * that sent its own value too), then the row's own keys win, so a key sent as null stays
+ * null. Null when no column in play has a default (missing then means NULL either way).
  */
 function rowsWithDefaults(table: Table, columns: string[]): string | null {
   const filled = columns
     .map((name) => ({ name, expression: table.columns.get(name)?.default }))
     .filter((column): column is { name: string; expression: string } => column.expression !== undefined)
-    .map(({ name, expression }) =>
-      `CASE WHEN pgrst_elem.val ? ${keyLiteral(name)} THEN '{}'::jsonb ELSE jsonb_build_object(${keyLiteral(name)}, ${expression}) END`);
-  return filled.length ? `${filled.join(' || ')} || pgrst_elem.val` : null;
+    .map(({ name, expression }) => `${keyLiteral(name)}, ${expression}`);
+  if (!filled.length) return null;
+  // A function takes at most 100 arguments: 40 columns per jsonb_build_object.
+  const objects = Array.from({ length: Math.ceil(filled.length / 40) }, (_, i) => `jsonb_build_object(${filled.slice(i * 40, i * 40 + 40).join(', ')})`);
+  return `${objects.join(' || ')} || pgrst_elem.val`;
 }
 
 /**
@@ -112,7 +119,7 @@ function limitedRows(table: Table, conditions: Condition[], range: Range, params
   }
   const columns = range.order.map((o) => o.field.name);
   const order = range.order
-    .map((o) => `${fieldSql(table, 'pgrst_pick', o.field, params)}${o.descending ? ' DESC' : o.descending === false ? ' ASC' : ''}${o.nulls ? ` NULLS ${o.nulls.toUpperCase()}` : ''}`)
+    .map((o) => `${fieldSql(scopeOn(table, 'pgrst_pick'), o.field, params)}${o.descending ? ' DESC' : o.descending === false ? ' ASC' : ''}${o.nulls ? ` NULLS ${o.nulls.toUpperCase()}` : ''}`)
     .join(', ');
   const pick =
     `SELECT ${columns.map((c) => `pgrst_pick.${ident(c)}`).join(', ')} FROM ${tableRef(table)} AS pgrst_pick` +
@@ -125,7 +132,7 @@ function limitedRows(table: Table, conditions: Condition[], range: Range, params
 }
 
 function whereSql(table: Table, conditions: Condition[], params: SqlParams, alias = target): string {
-  const parts = conditions.map((c) => conditionSql(c, table, alias, params));
+  const parts = conditions.map((c) => conditionSql(c, scopeOn(table, alias), params));
   return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';
 }
 

@@ -16,6 +16,8 @@ import { buildNode } from './read-query.ts';
 import type { RequestContext } from './request-context.ts';
 import { contentHeaders, contentRange, newReadContext, singularBody } from './request-context.ts';
 import type { QueryShape } from './request-shape.ts';
+import { checkEmbedDepth } from './request-shape.ts';
+import { ident } from './sql-fragments.ts';
 import type { Table } from './schema-cache.ts';
 import { runPlan, runStatement, statementSql } from './statement.ts';
 import type { WriteCtes } from './write-builder.ts';
@@ -61,17 +63,20 @@ export async function handleWrite(ctx: RequestContext, table: Table, shape: Quer
   const full = ctx.prefs.representation === 'full';
   const read = newReadContext(ctx, shape.embeds);
   const written = mutation(ctx, table, shape, full, read.params);
+  // The rows written go by the table's name, as in PostgREST's statement.
   const node = buildNode(read, {
     table,
-    from: 'pgrst_w AS pgrst_t0',
-    alias: 'pgrst_t0',
+    from: `pgrst_w AS ${ident(table.name)}`,
+    alias: table.name,
     select: full ? shape.select : [],
     conditions: [],
     order: [],
     path: [],
     where: [],
     spread: false,
+    depth: 0,
   });
+  if (full) checkEmbedDepth(shape, ctx.limits);
   const sql = statementSql({ ctes: written.ctes, source: node.sql, body: full, media: ctx.media, inserted: written.countsInserted });
   const { prefs } = ctx;
   const result = await ctx.run(false, async (tx) => {
