@@ -38,9 +38,12 @@ export async function startTestStack(
     limits?: Partial<BackendLimits>;
     /** REST settings hosted Supabase leaves to its PostgREST configuration (aggregates, plans, tx end). */
     rest?: Partial<RestSettings>;
+    /** Test-only objects, created in the database copy before the backend reads its schema. */
+    setupSql?: string;
   } = {},
 ): Promise<TestStack> {
   const database = await createTestDatabase(options.engine ?? 'pglite', { serverUrl: options.serverUrl });
+  if (options.setupSql) await database.exec(options.setupSql);
   const stack = await startLocalStack({
     db: database,
     port: 0,

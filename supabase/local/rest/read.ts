@@ -72,7 +72,7 @@ export function prepareRead(ctx: RequestContext, root: ReadRoot, shape: QuerySha
 
 /** Runs a prepared read in `tx`: the result with its total as the preferred count gives it. */
 export async function executeRead(ctx: RequestContext, tx: Queryable, prepared: PreparedRead): Promise<StatementResult | { plan: string }> {
-  if (ctx.media.kind === 'plan') return { plan: await runPlan(tx, prepared.sql, prepared.params, ctx.media.format) };
+  if (ctx.media.kind === 'plan') return { plan: await runPlan(tx, prepared.sql, prepared.params, ctx.media, ctx.planCost) };
   await checkPlanCost(ctx.planCost, tx, prepared.sql, prepared.params);
   const result = await runStatement(tx, prepared.sql, prepared.params);
   const maxRows = ctx.limits.maxRowsPerRead;

@@ -20,7 +20,7 @@ import type { QueryShape } from './request-shape.ts';
 import { findFunction } from './routine-lookup.ts';
 import type { DbFunction, Table } from './schema-cache.ts';
 import { ident, SqlParams } from './sql-fragments.ts';
-import { plannedCount, runStatement } from './statement.ts';
+import { plannedCount, runPlan, runStatement } from './statement.ts';
 
 type Call = { fn: DbFunction; args: Record<string, unknown>; keys: string[]; positional: boolean; raw: string };
 
@@ -105,6 +105,11 @@ async function callScalar(ctx: RequestContext, call: Call, readOnly: boolean): P
   const total = counting ? '(SELECT count(*) FROM pgrst_call)::text' : 'null::text';
   const sql = `WITH ${call_} SELECT ${total} AS total, count(*)::text AS n, ${body}::text AS body, null::text AS inserted ` +
     `FROM (SELECT pgrst_scalar FROM pgrst_call${limit}) r`;
+  const { media } = ctx;
+  if (media.kind === 'plan') {
+    const plan = await ctx.run(readOnly, (tx) => runPlan(tx, sql, params.values, media, ctx.planCost));
+    return { status: 200, headers: { ...contentHeaders(ctx), ...appliedHeader(ctx.prefs, 'rpc') }, body: plan };
+  }
   const result = await ctx.run(readOnly, async (tx) => {
     await checkPlanCost(ctx.planCost, tx, sql, params.values);
     const outcome = await runStatement(tx, sql, params.values);

@@ -3,10 +3,12 @@
  * the rows as the source, an optional count of the rows that match, and one body built
  * by Postgres in the negotiated media type (a JSON array, CSV), plus the row count and,
  * for upserts, how many rows were inserted. With a plan media type the whole statement
- * is EXPLAINed instead.
+ * is EXPLAINed instead (runPlan).
  */
 import type { Queryable } from '../db/database.ts';
 import type { Media } from './media.ts';
+import type { PlanCostCheck } from './plan-cost.ts';
+import { checkPlanCost } from './plan-cost.ts';
 
 export type StatementParts = {
   /** Common table expressions that must come first (a write's `w`). */
@@ -47,10 +49,7 @@ export function statementSql(parts: StatementParts): string {
     parts.body ? `${bodySql(media)} AS body` : 'null::text AS body',
     parts.inserted ? `nullif(current_setting('pgrst.inserted', true), '')::text AS inserted` : 'null::text AS inserted',
   ];
-  const sql = `WITH ${ctes.join(', ')} SELECT ${select.join(', ')} FROM (SELECT * FROM pgrst_source) r`;
-  if (parts.media.kind !== 'plan') return sql;
-  const options = [`FORMAT ${parts.media.format.toUpperCase()}`, ...parts.media.options.map((o) => o.toUpperCase())];
-  return `EXPLAIN (${options.join(', ')}) ${sql}`;
+  return `WITH ${ctes.join(', ')} SELECT ${select.join(', ')} FROM (SELECT * FROM pgrst_source) r`;
 }
 
 export type StatementResult = { total?: number; n: number; body: string | null; inserted?: number };
@@ -66,11 +65,17 @@ export async function runStatement(tx: Queryable, sql: string, params: unknown[]
   };
 }
 
-/** EXPLAIN's output: the text plan's lines, or the JSON plan as text. */
-export async function runPlan(tx: Queryable, sql: string, params: unknown[], format: 'text' | 'json'): Promise<string> {
-  const { rows } = await tx.query<Record<string, unknown>>(sql, params);
+/**
+ * EXPLAIN's output of `sql` (`explain()`): the text plan's lines, or the JSON plan as
+ * text. With `analyze` the statement runs, so it first passes the planned-cost guard as
+ * it would when asked for its rows.
+ */
+export async function runPlan(tx: Queryable, sql: string, params: unknown[], media: Extract<Media, { kind: 'plan' }>, check: PlanCostCheck | null): Promise<string> {
+  if (media.options.includes('analyze')) await checkPlanCost(check, tx, sql, params);
+  const options = [`FORMAT ${media.format.toUpperCase()}`, ...media.options.map((o) => o.toUpperCase())];
+  const { rows } = await tx.query<Record<string, unknown>>(`EXPLAIN (${options.join(', ')}) ${sql}`, params);
   const lines = rows.map((row) => row['QUERY PLAN']);
-  if (format === 'json') return typeof lines[0] === 'string' ? lines[0] : JSON.stringify(lines[0]);
+  if (media.format === 'json') return typeof lines[0] === 'string' ? lines[0] : JSON.stringify(lines[0]);
   return lines.map((line) => `${String(line)}\n`).join('');
 }
 

@@ -80,7 +80,7 @@ export async function handleWrite(ctx: RequestContext, table: Table, shape: Quer
   const sql = statementSql({ ctes: written.ctes, source: node.sql, body: full, media: ctx.media, inserted: written.countsInserted });
   const { prefs } = ctx;
   const result = await ctx.run(false, async (tx) => {
-    if (ctx.media.kind === 'plan') return { plan: await runPlan(tx, sql, read.params.values, ctx.media.format) };
+    if (ctx.media.kind === 'plan') return { plan: await runPlan(tx, sql, read.params.values, ctx.media, ctx.planCost) };
     await checkPlanCost(ctx.planCost, tx, sql, read.params.values);
     const outcome = await runStatement(tx, sql, read.params.values);
     if (kind !== 'create' && prefs.handling === 'strict' && prefs.maxAffected !== undefined && outcome.n > prefs.maxAffected) {

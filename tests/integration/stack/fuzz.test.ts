@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import { demo } from '../../support/demo.ts';
@@ -60,8 +61,13 @@ for (const engine of engines) {
     let tokens: Tokens;
 
     beforeAll(async () => {
-      // Aggregates, plans and tx=rollback on, so that their code paths face the hostile requests too.
-      stack = await startTestStack({ engine, rest: { aggregatesEnabled: true, planEnabled: true, txEnd: 'commit-allow-override' } });
+      // Aggregates, plans and tx=rollback on, and a computed relationship, a computed field
+      // and a view (hostile/objects.sql), so that their code paths face the hostile requests too.
+      stack = await startTestStack({
+        engine,
+        rest: { aggregatesEnabled: true, planEnabled: true, txEnd: 'commit-allow-override' },
+        setupSql: await readFile(new URL('./hostile/objects.sql', import.meta.url), 'utf8'),
+      });
       const manager = await stack.signIn('manager@example.com');
       const managerToken = (await manager.auth.getSession()).data.session?.access_token ?? '';
       tokens = hostileTokens(stack.keys.jwtSecret, managerToken, stack.keys.anonKey, demo.managerId);

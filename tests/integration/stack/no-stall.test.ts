@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../supabase/local/db/open.ts';
 import { backendLimits } from '../../../supabase/local/service-limits.ts';
 import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
@@ -113,8 +114,14 @@ for (const engine of engines as EngineName[]) {
         expect(response.status, await response.text()).toBe(201);
       }
       // A start takes the planner's statistics of what is there (PostgreSQL's autovacuum
-      // would in its time), so every estimate below knows of the five years.
+      // would in its time), so every estimate below knows of the five years. Meanwhile the
+      // test-only computed relationship, computed field and view of the hostile suite are
+      // added, and plans turned on, so that those forms face the heavy requests too.
       await backend.stop();
+      const db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
+      await db.exec(await readFile(new URL('./hostile/objects.sql', import.meta.url), 'utf8'));
+      await db.close();
+      env = { ...env, LOCAL_SUPABASE_DB_PLAN_ENABLED: 'true' };
       backend = await startBackendProcess({ env, dataDir });
     }, processTestTimeoutMs);
 
@@ -194,15 +201,25 @@ for (const engine of engines as EngineName[]) {
     // and nothing matches, so the embedded-row budget (rows brought) is barely spent.
     const embedAmplification = 'daily_inputs?select=id,stores(daily_inputs(id))&stores.daily_inputs.value=eq.-1';
     const likeAmplification = `store_calendar_days?select=id,stores(id,store_calendar_days(id))&stores.store_calendar_days.note=like.${q(longestLike)}`;
+    // The same amplification through the count shorthand, a computed relationship and a view (hostile/objects.sql).
+    const countAmplification = 'daily_inputs?select=id,stores(daily_inputs(count))&stores.daily_inputs.value=eq.-1';
+    const functionAmplification = 'daily_inputs?select=id,stores(store_figures(id))&stores.store_figures.value=eq.-1';
+    const viewAmplification = 'figures_view?select=id,stores(figures_view(id))&stores.figures_view.value=eq.-1';
+    /** explain() with analyze runs the statement it explains. */
+    const analyzed = { Accept: 'application/vnd.pgrst.plan+json; for="application/json"; options=analyze' };
 
     if (engine === 'pglite') {
-      it.each([
+      it.each<[string, string, Record<string, string>?]>([
         ['a figure embedding all of its store\'s figures', embedAmplification],
         ['a calendar day embedding all of its store\'s days through a long LIKE', likeAmplification],
         ['the same, with as few root rows as still read too much', `${likeAmplification}&limit=20`],
-      ])('refuses %s before running it, by its planned cost (413 54000)', async (_what, path) => {
+        ['a figure counting all of its store\'s figures with the count shorthand', countAmplification],
+        ['a figure embedding all of its store\'s figures through a computed relationship', functionAmplification],
+        ['a view\'s row embedding all of its store\'s rows of the view', viewAmplification],
+        ['the first of these explained with analyze', embedAmplification, analyzed],
+      ])('refuses %s before running it, by its planned cost (413 54000)', async (_what, path, headers = {}) => {
         const started = performance.now();
-        const response = await rest(manager, path);
+        const response = await rest(manager, path, { headers });
         const body = (await response.json()) as { code: string; message: string; details: string; hint: string };
         expect(response.status, JSON.stringify(body)).toBe(413);
         expect(body).toMatchObject({ code: '54000', message: 'The request would read too many rows to answer in time' });
@@ -231,9 +248,12 @@ for (const engine of engines as EngineName[]) {
       for (const path of reads) expect({ path, status: (await rest(manager, path)).status }).toEqual({ path, status: 200 });
     }, processTestTimeoutMs);
 
-    const heavy: Array<[string, string]> = [
+    const heavy: Array<[string, string, Record<string, string>?]> = [
       ['a figure embedding all of its store\'s figures (refused on PGlite)', embedAmplification],
       ['the embed amplification over as many figures as the planned cost allows', `${embedAmplification}&limit=40`],
+      ['the count shorthand amplification over as many figures as the planned cost allows', `${countAmplification}&limit=40`],
+      ['the computed relationship amplification over as many figures as the planned cost allows', `${functionAmplification}&limit=40`],
+      ['the embed amplification explained with analyze, over as many figures as the planned cost allows', `${embedAmplification}&limit=40`, analyzed],
       ['the LIKE amplification over as many days as the planned cost allows', `${likeAmplification}&limit=4`],
       ['a regular expression with back-references (refused)', `stores?select=id&name=match.${q(backReferences(11))}`],
       ['the widest regular expression allowed, over all of a store\'s notes', `store_calendar_days?select=id&note=match.${q(widestAllowed)}`],
@@ -241,8 +261,8 @@ for (const engine of engines as EngineName[]) {
       ['the longest full-text query allowed, over all of a store\'s notes', `store_calendar_days?select=id&note=phfts.${q(longestPhrase)}`],
     ];
 
-    it.each(heavy)('answers health and another member\'s one-row read within a second while %s runs', async (_what, path) => {
-      const heavyRequest = rest(manager, path).then(async (response) => ({ status: response.status, body: await response.text() }));
+    it.each(heavy)('answers health and another member\'s one-row read within a second while %s runs', async (_what, path, headers = {}) => {
+      const heavyRequest = rest(manager, path, { headers }).then(async (response) => ({ status: response.status, body: await response.text() }));
       const probes = await probeWhile(heavyRequest);
       expect(probes.filter((p) => p.status !== 200)).toEqual([]);
       expect(probes.filter((p) => p.ms >= answerWithinMs)).toEqual([]);

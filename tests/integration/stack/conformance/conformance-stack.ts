@@ -38,10 +38,19 @@ export const fixtureSchemas = ['public', 'conformance', 'conformance_b'];
 
 export async function startConformanceStack(
   engine: EngineName,
-  options: { rest?: Partial<RestSettings>; auth?: AuthSettingsOverrides; keys?: StackKeys; limits?: Partial<BackendLimits>; allowSignup?: boolean } = {},
+  options: {
+    rest?: Partial<RestSettings>;
+    auth?: AuthSettingsOverrides;
+    keys?: StackKeys;
+    limits?: Partial<BackendLimits>;
+    allowSignup?: boolean;
+    /** More test-only objects, created after the fixture and before the backend reads the schema. */
+    setupSql?: string;
+  } = {},
 ): Promise<ConformanceStack> {
   const database = await createTestDatabase(engine);
   await database.exec(await readFile(new URL('./fixture.sql', import.meta.url), 'utf8'));
+  if (options.setupSql) await database.exec(options.setupSql);
   const folder = await mkdtemp(path.join(tmpdir(), 'conformance-mailbox-'));
   const mailboxFile = path.join(folder, 'mail-outbox.jsonl');
   const stack = await startLocalStack({
