@@ -3,10 +3,11 @@
  * (Plan.hs callReadPlan, QueryBuilder callPlanToQuery). Arguments come from the JSON
  * body (POST) or the query string's parameters that are not filters (GET); they travel
  * as one JSON parameter that json_to_record turns into the declared argument types, or,
- * for a function of one unnamed parameter, as that parameter itself. The call runs once,
- * as a CTE, and a function returning rows is then read like a table (routine-read.ts):
- * select, filters, order, limit, embeds and `Prefer: count=...` all apply. GET runs
- * read-only, and so does POST of a stable or immutable function.
+ * for a function of one unnamed parameter, as that parameter itself (which function:
+ * routine-lookup.ts). The call runs once, as a CTE, and a function returning rows is then
+ * read like a table (read.ts): select, filters, order, limit, embeds and
+ * `Prefer: count=...` all apply. GET runs read-only, and so does POST of a stable or
+ * immutable function.
  */
 import type { Reply } from '../http.ts';
 import { RestError } from './errors.ts';
@@ -101,9 +102,9 @@ async function callScalar(ctx: RequestContext, call: Call, readOnly: boolean): P
   const counting = ctx.prefs.count === 'exact' || ctx.prefs.count === 'estimated';
   const limit = fn.returnsSet ? ` LIMIT ${params.add(ctx.limits.maxRowsPerRead)}` : '';
   const body = fn.returnsSet ? `coalesce(json_agg(r.pgrst_scalar), '[]')` : `coalesce(json_agg(r.pgrst_scalar)->0, 'null')`;
-  const call_ = `pgrst_call AS (SELECT pgrst_fn.pgrst_scalar FROM ${callFrom(call, params, true)})`;
+  const callCte = `pgrst_call AS (SELECT pgrst_fn.pgrst_scalar FROM ${callFrom(call, params, true)})`;
   const total = counting ? '(SELECT count(*) FROM pgrst_call)::text' : 'null::text';
-  const sql = `WITH ${call_} SELECT ${total} AS total, count(*)::text AS n, ${body}::text AS body, null::text AS inserted ` +
+  const sql = `WITH ${callCte} SELECT ${total} AS total, count(*)::text AS n, ${body}::text AS body, null::text AS inserted ` +
     `FROM (SELECT pgrst_scalar FROM pgrst_call${limit}) r`;
   const { media } = ctx;
   if (media.kind === 'plan') {

@@ -2,7 +2,7 @@
  * Runs the unmodified test suite of @supabase/postgrest-js against the embedded backend
  * and prints how many of its cases pass.
  *
- *   POSTGREST_JS_SUITE=/path/to/supabase-js npx tsx tests/conformance/postgrest-js/run.ts [--engine pglite] [file filters...]
+ *   POSTGREST_JS_SUITE=/path/to/supabase-js npx tsx tests/conformance/postgrest-js/run.ts [file filters...]
  *
  * POSTGREST_JS_SUITE is a checkout of supabase-js (the monorepo) or of its
  * packages/core/postgrest-js folder (with the monorepo's tsconfig.base.json two levels up),
@@ -10,14 +10,15 @@
  *   git --git-dir=<clone>/.git archive v2.109.0 tsconfig.base.json packages/core/postgrest-js | tar -x -C /tmp/supabase-js
  * Nothing of it is copied into this repository or changed: this script loads the suite's
  * own schema and seed (test/supabase/migrations, test/supabase/seed.sql) into a fresh
- * database (PostgreSQL from TEST_DATABASE_URL, default postgres://postgres:postgres@127.0.0.1:5432/postgres;
- * or PGlite), starts the embedded backend on it with the schemas the suite's
+ * PostgreSQL database (on the server of TEST_DATABASE_URL, default
+ * postgres://postgres:postgres@127.0.0.1:5432/postgres; PGlite lacks the PostGIS the
+ * schema needs), starts the embedded backend on it with the schemas the suite's
  * supabase/config.toml exposes and the PostgREST settings its schema gives the
  * `authenticator` role (aggregates, plans, tx end), and runs the suite's test files (all
  * but test/v12, as the suite's own CI does) with Vitest, one file at a time in name order
  * as its Jest sequencer does. fetch-shim.ts sends the suite's requests to the backend.
- * The suite expects PostGIS for one table; on PostgreSQL the extension must be installed
- * (Debian: postgresql-15-postgis-3).
+ * The suite expects PostGIS for one table, so the extension must be installed on the
+ * server (Debian: postgresql-15-postgis-3). Exits 1 when any case fails.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -28,7 +29,7 @@ import { startVitest } from 'vitest/node';
 import type { Database } from '../../../supabase/local/db/database.ts';
 import type { RestSettings, TxEnd } from '../../../supabase/local/rest/rest-settings.ts';
 import { startLocalStack } from '../../../supabase/local/server.ts';
-import type { EngineName, TestDatabase } from '../../support/test-databases.ts';
+import type { TestDatabase } from '../../support/test-databases.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -74,10 +75,11 @@ async function sqlFiles(folder: string): Promise<string[]> {
   return names.map((n) => path.join(folder, n));
 }
 
-async function openDatabase(engine: EngineName): Promise<TestDatabase> {
+async function openDatabase(): Promise<TestDatabase> {
   process.env.TEST_DATABASE_URL ??= 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+  // Imported once the server is known: the module reads TEST_DATABASE_URL when it loads.
   const { createTestDatabase } = await import('../../support/test-databases.ts');
-  return createTestDatabase(engine, { migrate: false });
+  return createTestDatabase('postgres', { migrate: false });
 }
 
 /** What a Supabase CLI database has before the suite's migrations, beyond the backend's bootstrap. */
@@ -120,9 +122,9 @@ function countModule(suite: string, module: TestModule): FileCount {
   return count;
 }
 
-function report(counts: FileCount[], engine: EngineName, suite: string): boolean {
+function report(counts: FileCount[], suite: string): boolean {
   const width = Math.max(...counts.map((c) => c.file.length));
-  console.log(`\npostgrest-js suite ${suite} on ${engine}:`);
+  console.log(`\npostgrest-js suite ${suite} on PostgreSQL:`);
   console.log(`  ${'file'.padEnd(width)}  passed/cases  (of the cases that reached the backend)`);
   for (const c of counts) {
     console.log(`  ${c.file.padEnd(width)}  ${`${c.passed}/${c.passed + c.failed}`.padEnd(12)}  (${c.reachingPassed}/${c.reaching})${c.skipped ? `, ${c.skipped} skipped` : ''}`);
@@ -146,18 +148,15 @@ function report(counts: FileCount[], engine: EngineName, suite: string): boolean
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const engineAt = args.indexOf('--engine');
-  const engine = (engineAt >= 0 ? args.splice(engineAt, 2)[1] : 'postgres') as EngineName;
-  if (engine !== 'postgres' && engine !== 'pglite') throw new Error('--engine is postgres or pglite');
   const suite = await suiteFolder();
   const schemas = exposedSchemas(await readFile(path.join(suite, 'test/supabase/config.toml'), 'utf8'));
-  const db = await openDatabase(engine);
+  const db = await openDatabase();
   let stack: Awaited<ReturnType<typeof startLocalStack>> | undefined;
   try {
     await loadSuiteDatabase(db, suite);
     const settings = await pgrstSettings(db);
     stack = await startLocalStack({ db, port: 0, migrate: false, rest: { schemas, ...settings } });
-    console.log(`embedded backend at ${stack.url} (${engine}), schemas ${schemas.join(', ')}, settings ${JSON.stringify(settings)}`);
+    console.log(`embedded backend at ${stack.url}, schemas ${schemas.join(', ')}, settings ${JSON.stringify(settings)}`);
     process.env.POSTGREST_JS_SUITE_BACKEND_URL = stack.url;
     process.env.POSTGREST_JS_SUITE_ANON_KEY = stack.keys.anonKey;
     // CI mode: snapshots are compared, never written into the suite's files.
@@ -183,7 +182,7 @@ async function main(): Promise<void> {
     });
     await vitest?.close();
     counts.sort((a, b) => a.file.localeCompare(b.file));
-    report(counts, engine, suite);
+    process.exitCode = report(counts, suite) ? 0 : 1;
   } finally {
     await stack?.close();
     await db.dispose();
@@ -191,7 +190,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(),
   (error: unknown) => {
     console.error(error);
     process.exit(2);
