@@ -14,6 +14,9 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A test process runs file after file without loading Playwright and the harness
+    // again for each: every file builds its own world in beforeAll and closes it after.
+    isolate: false,
     maxWorkers: 2,
     fileParallelism: true,
     sequence: { sequencer: LongestFirst },

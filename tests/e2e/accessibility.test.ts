@@ -39,7 +39,7 @@ describe('accessibility of each screen (axe-core), in dark and light', () => {
     const login = new LoginPageModel(page);
     await login.open(e2e.appUrl);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: await e2e.screenshotPath('login-dark') });
+    await e2e.screenshot(page, 'login-dark');
     await login.signIn('admin@example.com');
     await new ShellModel(page).waitForSignedIn();
   });
@@ -73,7 +73,7 @@ describe('accessibility of each screen (axe-core), in dark and light', () => {
       await page.getByRole('heading', { name: ready }).first().waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       const name = `${path.replace(/\//g, '') || 'one-page'}${tab ? `-${tab.toLowerCase().replace(/\s+/g, '-')}` : ''}-${theme}`;
-      await page.screenshot({ path: await e2e.screenshotPath(name), fullPage: true });
+      await e2e.screenshot(page, name, { fullPage: true });
     });
   }
 

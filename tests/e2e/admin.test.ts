@@ -24,7 +24,7 @@ describe('the admin area', () => {
     const rows = await admin.getByRole('table', { name: 'Users' }).locator('tbody tr').allTextContents();
     expect(rows.length).toBe(3);
     expect(rows.find((row) => row.includes('manager@example.com'))).toContain('Confirmed');
-    await admin.screenshot({ path: await e2e.screenshotPath('admin-users') });
+    await e2e.screenshot(admin, 'admin-users');
   });
 
   it('creates a store and a user in it, who can then sign in and work there', async () => {
@@ -76,7 +76,7 @@ describe('the admin area', () => {
       'Your account is not properly configured. Please contact your administrator to assign you to a store.',
     );
     await expect.poll(() => page.getByText(/Logging out automatically in \d+ seconds\./).count()).toBe(1);
-    await page.screenshot({ path: await e2e.screenshotPath('auth-issue') });
+    await e2e.screenshot(page, 'auth-issue');
     await page.getByRole('button', { name: 'Logout Now' }).click();
     await page.waitForURL(/\/login$/);
   });

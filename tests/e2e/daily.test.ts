@@ -43,7 +43,7 @@ describe('the Daily screen', () => {
     await expect.poll(() => tile('Hours Per Day').locator('.headline').textContent(), { timeout: 20_000 }).toBe(oneDecimal.format(Number(expected.hours) / expected.dc));
     expect(await tile('Month Complete').textContent()).toContain(`${expected.dc} days`);
     expect(await tile('Month Complete').textContent()).toContain(`${expected.wd} work days`);
-    await page.screenshot({ path: await e2e.screenshotPath('daily-dark'), fullPage: true });
+    await e2e.screenshot(page, 'daily-dark', { fullPage: true });
   });
 
   it('names every cell for screen readers and moves between cells with the arrow keys', async () => {
@@ -110,7 +110,7 @@ describe('the Daily screen', () => {
     await page.evaluate(() => localStorage.setItem('theme', 'light'));
     await page.reload();
     await page.getByLabel('I Hours 2031-03-04').waitFor();
-    await page.screenshot({ path: await e2e.screenshotPath('daily-light'), fullPage: true });
+    await e2e.screenshot(page, 'daily-light', { fullPage: true });
   });
 
   it('on the combined page keeps edits until "Submit Data", then saves them together', async () => {

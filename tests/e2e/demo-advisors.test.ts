@@ -47,6 +47,6 @@ describe("the demo store's advisors", () => {
     expect(new Set(shown.map((s) => s.split(' ')[0])).size).toBe(3);
     expect(new Set(shown.map((s) => s.split(' ')[1])).size).toBe(3);
     await page.getByRole('table', { name: 'Score Card' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: await e2e.screenshotPath('figures-demo-score-card') });
+    await e2e.screenshot(page, 'figures-demo-score-card');
   });
 });

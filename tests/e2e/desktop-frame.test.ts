@@ -72,7 +72,7 @@ async function wheel(page: Page, dx: number, dy: number) {
   const size = page.viewportSize() ?? { width: 1366, height: 768 };
   await page.mouse.move(Math.round(size.width * 0.7), Math.round(size.height * 0.6));
   await page.mouse.wheel(dx, dy);
-  await page.waitForTimeout(400);
+  await scrollSettled(page);
 }
 
 const sectionBox = (page: Page, id: string) =>
@@ -143,7 +143,7 @@ describe('the frame: sidebar, sync bar, menu and skip link', () => {
       for (const route of framedRoutes) {
         await open(page, e2e.appUrl, route);
         problems.push(...(await frameProblems(page)).map((p) => `${route} on load: ${p}`));
-        await page.screenshot({ path: await e2e.screenshotPath(`frame-${fileName(route)}-${size.width}`) });
+        await e2e.screenshot(page, `frame-${fileName(route)}-${size.width}`);
         await wheel(page, 0, 4000);
         problems.push(...(await frameProblems(page)).map((p) => `${route} scrolled down: ${p}`));
         await wheel(page, 4000, 0);
@@ -177,7 +177,7 @@ describe('the frame: sidebar, sync bar, menu and skip link', () => {
         await scrollSettled(page);
         expect(await placed()).toBe('in view');
         expect((await frameProblems(page)).map((p) => `after ${section}: ${p}`)).toEqual([]);
-        await page.screenshot({ path: await e2e.screenshotPath(`frame-one-page-${section}-${size.width}`) });
+        await e2e.screenshot(page, `frame-one-page-${section}-${size.width}`);
       }
     });
   }
@@ -192,7 +192,7 @@ describe('the frame: sidebar, sync bar, menu and skip link', () => {
         await open(page, e2e.appUrl, route);
         const box = await menu.boundingBox();
         sizes.push(`${Math.round(box?.width ?? 0)}x${Math.round(box?.height ?? 0)}`);
-        await page.screenshot({ path: await e2e.screenshotPath(`frame-${route.slice(1)}-${size.width}`) });
+        await e2e.screenshot(page, `frame-${route.slice(1)}-${size.width}`);
       }
       expect(new Set(sizes).size, sizes.join(', ')).toBe(1);
       expect(Number(sizes[0]?.split('x')[1])).toBeLessThanOrEqual(48);
@@ -200,7 +200,7 @@ describe('the frame: sidebar, sync bar, menu and skip link', () => {
       expect(await nav.isVisible()).toBe(false);
       await menu.click();
       expect(await nav.isVisible()).toBe(true);
-      await page.screenshot({ path: await e2e.screenshotPath(`frame-menu-open-${size.width}`) });
+      await e2e.screenshot(page, `frame-menu-open-${size.width}`);
       await page.keyboard.press('Escape');
       await expect.poll(() => nav.isVisible()).toBe(false);
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
@@ -237,7 +237,7 @@ describe('the frame: sidebar, sync bar, menu and skip link', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     const box = await skip.boundingBox();
     expect(box && box.width > 20 && box.height > 20 && box.x >= 0 && box.y >= 0).toBe(true);
-    await page.screenshot({ path: await e2e.screenshotPath('frame-skip-link-1920') });
+    await e2e.screenshot(page, 'frame-skip-link-1920');
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
     await page.keyboard.press('Tab');

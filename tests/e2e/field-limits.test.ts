@@ -91,7 +91,7 @@ describe('field limits in the browser', () => {
     const days = page.getByLabel('Days Complete Week 2');
     await paste(days, '8');
     await expect.poll(() => announced(days)).toEqual({ invalid: 'true', message: 'Days Complete Week 2: enter a whole number from 0 to 7.', live: 'alert', typed: '8' });
-    await page.screenshot({ path: await e2e.screenshotPath('field-limits-daily-cell') });
+    await e2e.screenshot(page, 'field-limits-daily-cell');
 
     // Nothing queued: the indicator and the device's outbox agree.
     expect(await waiting()).toContain('0 edits waiting');
@@ -152,7 +152,7 @@ describe('field limits in the browser', () => {
     expect(await announced(page.getByLabel('Stalls'))).toMatchObject({ invalid: 'true', message: 'Stalls: enter a whole number from 0 to 1,000.' });
     // Focus goes to the first field to correct.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe(await rate.getAttribute('id'));
-    await page.screenshot({ path: await e2e.screenshotPath('field-limits-settings') });
+    await e2e.screenshot(page, 'field-limits-settings');
 
     // The bar shows no count until the device's has been read (the sync runtime starts within a second of a load).
     await expect.poll(waiting, { timeout: 20_000 }).toContain('0 edits waiting');
@@ -199,6 +199,6 @@ describe('field limits in the browser', () => {
     await panel.getByText("Server's answer").first().click();
     expect(await panel.textContent()).toContain('numeric field overflow');
     expect(await server(`select count(*)::int as n from monthly_targets where store_id = $1 and year = 2031 and month = 4`, [demo.storeA])).toEqual([{ n: 0 }]);
-    await page.screenshot({ path: await e2e.screenshotPath('sync-panel-refused') });
+    await e2e.screenshot(page, 'sync-panel-refused');
   });
 });

@@ -58,7 +58,7 @@ describe('the Front End Team screen', () => {
     const teamPay = advisors.reduce((sum, a) => sum + Number(a.pay), 0);
     const totalsRow = page.getByRole('table', { name: 'Front End Team' }).getByRole('row', { name: /^TOTALS PROJECTING/ });
     expect(await totalsRow.locator('td').nth(1).locator('.figure-total').textContent()).toBe(money.format(teamPay));
-    await page.screenshot({ path: await e2e.screenshotPath('front-end-team-dark'), fullPage: true });
+    await e2e.screenshot(page, 'front-end-team-dark', { fullPage: true });
   });
 
   it('adds an advisor, refuses a blank name, and removes one only after confirming', async () => {

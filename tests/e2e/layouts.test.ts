@@ -7,6 +7,7 @@ import { untilScreenSettled } from './support/settled.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { SyncBarModel } from './support/pages.ts';
+import { screenshotDir } from './support/screenshots.ts';
 
 /**
  * Every route at the sizes the stores use, from an advisor's phone to a manager's desktop,
@@ -20,7 +21,8 @@ import { SyncBarModel } from './support/pages.ts';
  *   end; below that the Menu button is, at the top of the page;
  * - the layout shifts less than 0.1 in all from load until it has settled;
  * - on a tablet (768 and 1024 px) every control is at least 44 px either way.
- * A full-page screenshot of each lands in test-results/screenshots/layout-<route>-<width>.png.
+ * A full-page screenshot of each route with a problem (of every route with E2E_SCREENSHOTS=1)
+ * lands in test-results/screenshots/layout-<route>-<width>.png, beside the list of problems.
  */
 const sizes = [
   { width: 390, height: 844 },
@@ -96,7 +98,6 @@ describe('every route fits every screen, from a phone to a desktop', () => {
     const problems: string[] = [];
     const shift = await layoutShift(target);
     if (shift.total >= maxLayoutShift) problems.push(`layout shift ${shift.total.toFixed(3)} (limit ${maxLayoutShift}): ${shift.sources.join('; ')}`);
-    await target.screenshot({ path: await e2e.screenshotPath(`layout-${route.name}-${width}`), fullPage: true });
 
     const overflow = await pageOverflow(target);
     const onePageRow = width >= desktopFrom && (await target.locator('main .one-page').count()) > 0;
@@ -116,6 +117,7 @@ describe('every route fits every screen, from a phone to a desktop', () => {
     const reach = await checkReachable(target);
     if (reach.checked === 0) problems.push('no control or table heading found to check');
     problems.push(...reach.problems);
+    await e2e.screenshot(target, `layout-${route.name}-${width}`, { fullPage: true, always: problems.length > 0 });
     return problems.map((problem) => `${route.name} (${route.path}${route.tab ? `, ${route.tab}` : ''}) at ${width}: ${problem}`);
   }
 
@@ -130,9 +132,8 @@ describe('every route fits every screen, from a phone to a desktop', () => {
         failures.push(...(await problemsOf(target, route, size.width)));
       }
       // The whole list also lands on disk, one line each, to read beside the screenshots.
-      const dir = path.dirname(await e2e.screenshotPath('x'));
-      await mkdir(dir, { recursive: true });
-      await writeFile(path.join(dir, `layout-failures-${size.width}.txt`), failures.join('\n'));
+      await mkdir(screenshotDir, { recursive: true });
+      await writeFile(path.join(screenshotDir, `layout-failures-${size.width}.txt`), failures.join('\n'));
       expect(failures).toEqual([]);
     });
   }

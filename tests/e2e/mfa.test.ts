@@ -53,7 +53,7 @@ describe('signing in with an authenticator app', () => {
     expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 100)).toBe(true);
     secret = ((await page.locator('code.secret').textContent()) ?? '').replace(/\s/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    await page.screenshot({ path: await e2e.screenshotPath('authenticator-setup') });
+    await e2e.screenshot(page, 'authenticator-setup');
     await page.getByLabel('Code from the app').fill(authenticatorCode(secret));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Authenticator added. From now on signing in asks for your password and a code from it.').waitFor();
@@ -83,7 +83,7 @@ describe('signing in with an authenticator app', () => {
     await login.signIn('admin@example.com');
     await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
     expect(await page.locator('nav#sidebar').count()).toBe(0);
-    await page.screenshot({ path: await e2e.screenshotPath('authenticator-code') });
+    await e2e.screenshot(page, 'authenticator-code');
 
     const now = Date.now() / 1000;
     const current = new Set([-30, 0, 30].map((offset) => authenticatorCode(secret, now + offset)));

@@ -84,7 +84,7 @@ describe('the month-end pack', () => {
       expect(pdf.text).not.toContain('Sync details');
     }
     await page.emulateMedia({ media: 'screen' });
-    await page.screenshot({ path: await e2e.screenshotPath('month-pack'), fullPage: true });
+    await e2e.screenshot(page, 'month-pack', { fullPage: true });
   });
 
   it('downloads CSV files that read back to the figures on screen and on the server, also offline', async () => {

@@ -46,7 +46,7 @@ describe('the Monthly and Service Overview screens', () => {
     expect((await totalLabour.locator('td').nth(3).textContent())?.trim()).toBe(money.format(Number(expected.all_gross)));
     await page.getByRole('img', { name: /^Hours mix: CP / }).waitFor();
     expect(await page.getByText('Target: CP 40%, W 30%, I 30%').count()).toBe(1);
-    await page.screenshot({ path: await e2e.screenshotPath('monthly-dark'), fullPage: true });
+    await e2e.screenshot(page, 'monthly-dark', { fullPage: true });
   });
 
   it('saves a gross value when the cell loses focus', async () => {
@@ -66,6 +66,6 @@ describe('the Monthly and Service Overview screens', () => {
     expect(await config.allTextContents()).toContain('24'); // stalls
     await page.getByRole('button', { name: 'Next Month' }).click();
     expect(page.url()).toContain(`month=`);
-    await page.screenshot({ path: await e2e.screenshotPath('service-overview-dark'), fullPage: true });
+    await e2e.screenshot(page, 'service-overview-dark', { fullPage: true });
   });
 });

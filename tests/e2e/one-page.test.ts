@@ -28,7 +28,7 @@ describe('One Page and the KPI dashboard', () => {
     expect(await tooltip.textContent()).toContain('Last 3 Months (Actual)');
     expect(await tooltip.locator('li').allTextContents()).toHaveLength(3);
     expect((await tooltip.locator('li').first().textContent())?.startsWith('October 2026: $')).toBe(true);
-    await page.screenshot({ path: await e2e.screenshotPath('one-page-dark') });
+    await e2e.screenshot(page, 'one-page-dark');
   });
 
   it('reorders tiles from the keyboard and saves the order for the person', async () => {

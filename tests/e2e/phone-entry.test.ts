@@ -153,7 +153,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
       await page.getByLabel(`CP Hours ${today}`).first().waitFor();
       await page.waitForTimeout(400);
       const problems = [...(await todayRowProblems(page)).map((p) => `/daily: ${p}`), ...(await fitProblems(page)).map((p) => `/daily: ${p}`)];
-      await page.screenshot({ path: await e2e.screenshotPath(`entry-daily-${size.width}x${size.height}`), fullPage: true });
+      await e2e.screenshot(page, `entry-daily-${size.width}x${size.height}`, { fullPage: true });
       await page.goto(`${e2e.appUrl}/today`);
       await page.getByRole('group', { name: "Today's hours and sales" }).getByLabel(`CP Hours ${today}`).waitFor();
       await page.waitForTimeout(400);
@@ -161,7 +161,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
       // The Today page's own section is not styled as the grid's "today" cell, nor the other way round.
       const todaySection = await page.locator('main section[aria-labelledby="today-title"]').evaluate((el) => ({ className: el.className, width: el.getBoundingClientRect().width }));
       if (todaySection.className.split(/\s+/).includes('today')) problems.push(`/today: the page's section shares the grid's "today" class (${todaySection.className})`);
-      await page.screenshot({ path: await e2e.screenshotPath(`entry-today-${size.width}x${size.height}`), fullPage: true });
+      await e2e.screenshot(page, `entry-today-${size.width}x${size.height}`, { fullPage: true });
       expect(problems).toEqual([]);
     });
   }
@@ -233,7 +233,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
       if (covered) problems.push(covered);
       const toastBox = await alert.boundingBox();
       if (!toastBox || toastBox.x < 0 || toastBox.x + toastBox.width > size.width) problems.push(`the alert spans ${JSON.stringify(toastBox)}`);
-      await page.screenshot({ path: await e2e.screenshotPath(`entry-goal-alert-${size.width}x${size.height}`) });
+      await e2e.screenshot(page, `entry-goal-alert-${size.width}x${size.height}`);
       expect(problems, `at ${size.width}`).toEqual([]);
     }
     // Dismissed, it gives the space back.
@@ -277,7 +277,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
     await group.getByLabel(`CP Hours ${today}`).fill('12.5');
     await expect.poll(() => descriptionOf(`CP Hours ${today}`, group)).toBe('saved on this device');
     expect(await signShown(`CP Hours ${today}`, group)).toBe(true);
-    await page.screenshot({ path: await e2e.screenshotPath('entry-saved-sign-today-390x844') });
+    await e2e.screenshot(page, 'entry-saved-sign-today-390x844');
     // A refused entry shows its reason, never the sign.
     await group.getByLabel(`W Sales ${today}`).fill('12abc');
     await group.getByLabel(`W Sales ${today}`).press('Tab');
@@ -299,7 +299,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
     await page.getByLabel('Days Complete Week 2').fill('3');
     await expect.poll(() => descriptionOf('Days Complete Week 2')).toBe('saved on this device');
     expect(await signShown('Days Complete Week 2')).toBe(true);
-    await page.screenshot({ path: await e2e.screenshotPath('entry-saved-sign-daily-390x844') });
+    await e2e.screenshot(page, 'entry-saved-sign-daily-390x844');
   });
 
   it("never hides the input being typed in under a refusal's message", async () => {
@@ -322,7 +322,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
       ] as const;
       return points.filter(([x, y]) => document.elementFromPoint(x, y) !== input).map(([x, y]) => `${Math.round(x)},${Math.round(y)}: ${document.elementFromPoint(x, y)?.className}`);
     });
-    await page.screenshot({ path: await e2e.screenshotPath('entry-refusal-390x844') });
+    await e2e.screenshot(page, 'entry-refusal-390x844');
     expect(hidden).toEqual([]);
   });
 

@@ -72,7 +72,7 @@ describe('the installed app without a network', () => {
     const deepLink = await page.goto(`${e2e.appUrl}/daily?month=2026-11`);
     expect(deepLink?.fromServiceWorker()).toBe(true);
     await expect.poll(() => page.getByRole('button', { name: 'Login' }).count()).toBe(1);
-    await page.screenshot({ path: await e2e.screenshotPath('offline-deep-link') });
+    await e2e.screenshot(page, 'offline-deep-link');
     await context.setOffline(false);
   });
 

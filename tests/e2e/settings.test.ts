@@ -24,7 +24,7 @@ describe('Settings', () => {
     expect(await page.getByLabel('Work Days in Month').textContent()).toBe('26');
     await page.getByRole('button', { name: 'Save Targets' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Targets saved successfully!' }).count()).toBe(1);
-    await page.screenshot({ path: await e2e.screenshotPath('settings-targets') });
+    await e2e.screenshot(page, 'settings-targets');
 
     await page.reload();
     await page.getByRole('heading', { name: 'Targets for March 2031' }).waitFor();

@@ -50,7 +50,7 @@ describe('signing in and finding one’s way around', () => {
     const expected = hour < 12 ? 'Good morning' : hour < 17 ? 'Good afternoon' : 'Good evening';
     expect(await shell.greeting().textContent()).toBe(`${expected}, ${name}`);
     expect(await shell.navigation().getByRole('link', { name: 'Admin' }).count()).toBe(admin ? 1 : 0);
-    await page.screenshot({ path: await e2e.screenshotPath(`signed-in-${name.toLowerCase()}`) });
+    await e2e.screenshot(page, `signed-in-${name.toLowerCase()}`);
     await shell.logout();
     await page.waitForURL(/\/login$/);
   });
@@ -82,7 +82,7 @@ describe('signing in and finding one’s way around', () => {
     await page.reload();
     await shell.waitForSignedIn();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-    await page.screenshot({ path: await e2e.screenshotPath('shell-light') });
+    await e2e.screenshot(page, 'shell-light');
     await page.getByRole('button', { name: 'Dark mode' }).click();
   });
 
@@ -100,7 +100,7 @@ describe('signing in and finding one’s way around', () => {
     await shell.navigation().getByRole('link', { name: 'Monthly', exact: true }).click();
     // A screen arrives as its own module: the previous one's heading may still show for a moment.
     await expect.poll(() => shell.heading().textContent()).toBe('Monthly Performance');
-    await page.screenshot({ path: await e2e.screenshotPath('tablet-monthly') });
+    await e2e.screenshot(page, 'tablet-monthly');
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 

@@ -53,7 +53,7 @@ describe('signing out with edits not yet on the server', () => {
     const dialog = page.getByRole('dialog', { name: 'Edits not sent yet' });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain(`${waiting === 1 ? '1 edit on this device has' : `${waiting} edits on this device have`} not reached the server`);
-    await page.screenshot({ path: await e2e.screenshotPath('sign-out-guard') });
+    await e2e.screenshot(page, 'sign-out-guard');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await outboxSize()).toBe(waiting);
     expect(page.url()).toContain('/settings');

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/build-if-needed.ts';
 import { browserFaults, launchBrowser, networkFailures } from './support/browser.ts';
 import { LoginPageModel, ShellModel } from './support/pages.ts';
+import { saveScreenshot } from './support/screenshots.ts';
 
 // `npm start` as a store owner runs it: a fresh data folder, a secret generated on the
 // first start and kept, the backend restarted after it is killed, Ctrl-C stopping
@@ -99,7 +100,7 @@ describe('npm start', () => {
       await login.open(appUrl);
       await login.signIn('manager@example.com');
       await new ShellModel(page).waitForSignedIn();
-      if (screenshot) await page.screenshot({ path: path.join(projectRoot, 'test-results', 'screenshots', `${screenshot}.png`) });
+      if (screenshot) await saveScreenshot(page, screenshot);
     };
 
     const first = npmStart(env);

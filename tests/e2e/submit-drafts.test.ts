@@ -59,7 +59,7 @@ describe('values typed in Submit mode and not submitted yet', () => {
     expect(await marked(cell)).toBe(true);
     await expect.poll(() => bar().textContent(), { timeout: 10_000 }).toContain('1 not submitted');
     await inputs(cell).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: await e2e.screenshotPath(shot) });
+    await e2e.screenshot(page, shot);
     expect(await onServer(date)).toEqual([]);
 
     await page.getByRole('button', { name: 'Submit Data' }).click();
@@ -115,7 +115,7 @@ describe('values typed in Submit mode and not submitted yet', () => {
     await dialog.waitFor();
     await expect.poll(() => dialog.textContent()).toContain('1 value typed on this device was not submitted (Submit Data). Signing out deletes it.');
     expect(await dialog.textContent()).not.toContain('not reached the server');
-    await page.screenshot({ path: await e2e.screenshotPath('drafts-sign-out') });
+    await e2e.screenshot(page, 'drafts-sign-out');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(page.url()).toContain('/daily-weekly');
     expect(await inputs('W Hours 2031-09-03').inputValue()).toBe('12');
@@ -138,7 +138,7 @@ describe('values typed in Submit mode and not submitted yet', () => {
       .toContain("1 value for November 2031, a closed month, cannot be submitted: the server refuses a closed month's figures.");
     expect(await inputs('CP Hours 2031-11-03').inputValue()).toBe('9');
     expect(await marked('CP Hours 2031-11-03')).toBe(true);
-    await page.screenshot({ path: await e2e.screenshotPath('drafts-closed-month') });
+    await e2e.screenshot(page, 'drafts-closed-month');
     await page.getByRole('button', { name: 'Submit Data' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'No changes to submit.' }).count()).toBe(1);
     await drafts.getByRole('button', { name: "Discard the closed month's values" }).click();
@@ -162,7 +162,7 @@ describe('values typed in Submit mode and not submitted yet', () => {
     await expect.poll(weeklyValue).toBe('3');
     expect(await page.locator('#weekly-section article[aria-label="Week 2"] [data-field="daysComplete"]').textContent()).toContain('not submitted');
     await page.locator('#weekly-section').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: await e2e.screenshotPath('drafts-one-page-weekly') });
+    await e2e.screenshot(page, 'drafts-one-page-weekly');
     // Its link brings the person to the one input.
     await page.locator('#weekly-section article[aria-label="Week 2"]').getByRole('button', { name: 'Change Days Comp in Daily' }).click();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Days Complete Week 2');
@@ -171,7 +171,7 @@ describe('values typed in Submit mode and not submitted yet', () => {
     await shell.go('Weekly');
     await expect.poll(() => inputs('Days Complete Week 2').inputValue(), { timeout: 15_000 }).toBe('3');
     expect(await marked('Days Complete Week 2')).toBe(true);
-    await page.screenshot({ path: await e2e.screenshotPath('drafts-weekly') });
+    await e2e.screenshot(page, 'drafts-weekly');
 
     await shell.go('One Page');
     await page.getByRole('button', { name: 'Submit Data' }).click();

@@ -73,7 +73,7 @@ describe('the texts a person reads', () => {
     expect(await details.textContent()).not.toMatch(/TypeError|Failed to fetch/);
     // The device synced before it lost the network: the bar still says when, not "never".
     expect(await page.getByRole('status', { name: 'Sync status' }).textContent()).toMatch(/Last synced \d/);
-    await page.screenshot({ path: await e2e.screenshotPath('texts-sync-details-offline') });
+    await e2e.screenshot(page, 'texts-sync-details-offline');
     await context.close();
   });
 
@@ -147,7 +147,7 @@ describe('the texts a person reads', () => {
       expect(await confirm.isDisabled()).toBe(true);
       await typed.fill(closing.name);
       expect(await confirm.isDisabled()).toBe(false);
-      await admin.screenshot({ path: await e2e.screenshotPath('texts-store-deletion') });
+      await e2e.screenshot(admin, 'texts-store-deletion');
       // Nothing was deleted while the dialog asked.
       expect(await server(`select id from stores where id = $1`, [closing.id])).toHaveLength(1);
 
@@ -218,7 +218,7 @@ describe('the texts a person reads', () => {
     const warning = page.getByRole('dialog', { name: 'Edits not sent yet' });
     await warning.waitFor();
     expect(await warning.textContent()).toContain('1 edit on this device has not reached the server');
-    await page.screenshot({ path: await e2e.screenshotPath('texts-auth-issue-warning') });
+    await e2e.screenshot(page, 'texts-auth-issue-warning');
     // Nothing was dropped while the dialog asks, nor by the countdown, which the button stopped:
     // eleven seconds pass on the page's clock, each followed by a turn of its event loop.
     for (let second = 0; second < 11; second += 1) {
@@ -259,7 +259,7 @@ describe('the texts a person reads', () => {
       expect(r, `foot row colour ${colour}`).toBeGreaterThan(150);
       expect(r - Math.max(g, b), `foot row colour ${colour}`).toBeGreaterThan(60);
     }
-    await table.screenshot({ path: await e2e.screenshotPath('texts-front-end-team-foot') });
+    await e2e.screenshot(table, 'texts-front-end-team-foot');
     await context.close();
   });
 });

@@ -22,6 +22,6 @@ describe('the Weekly screen', () => {
     await expect.poll(() => page.locator('.save-status').textContent(), { timeout: 5000 }).toBe('');
     await page.reload();
     await expect.poll(() => page.getByLabel('Days Complete Week 2').inputValue(), { timeout: 10_000 }).toBe('5');
-    await page.screenshot({ path: await e2e.screenshotPath('weekly-dark'), fullPage: true });
+    await e2e.screenshot(page, 'weekly-dark', { fullPage: true });
   });
 });

@@ -43,7 +43,7 @@ describe('the Yearly Trend screen', () => {
     expect(cells[1]?.trim()).toBe(money.format(Number(march.sales)));
     const pct = Number(change?.pct);
     expect(cells[2]?.trim()).toBe(`${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct)}%`);
-    await page.screenshot({ path: await e2e.screenshotPath('yearly-dark'), fullPage: true });
+    await e2e.screenshot(page, 'yearly-dark', { fullPage: true });
   });
 
   it('compares Total and AVG with the same months last year, labelled so, and shows "-" for a month without figures', async () => {
@@ -84,7 +84,7 @@ describe('the Yearly Trend screen', () => {
         expect(december.filter((text) => text.trim() === '0%')).toEqual([]);
         expect(december[4]?.trim()).toBe('-'); // GP%
       }
-      await laptop.screenshot({ path: await e2e.screenshotPath('figures-yearly-like-for-like'), fullPage: true });
+      await e2e.screenshot(laptop, 'figures-yearly-like-for-like', { fullPage: true });
     } finally {
       await context.close();
     }
@@ -98,7 +98,7 @@ describe('the Yearly Trend screen', () => {
       await laptop.goto(`${e2e.appUrl}/yearly?month=${now.month}`);
       // Measured with the demo's figures in place: whole values make the widest columns.
       await expect.poll(() => laptop.getByLabel(`Sales January ${now.year - 1}`).inputValue(), { timeout: 20_000 }).not.toBe('');
-      await laptop.screenshot({ path: await e2e.screenshotPath('figures-yearly-1366'), fullPage: true });
+      await e2e.screenshot(laptop, 'figures-yearly-1366', { fullPage: true });
       // Every column inside the viewport: NET and ROS of both years, and no sideways scroll.
       for (const year of [now.year, now.year - 1]) {
         const heads = laptop.getByRole('table', { name: `Yearly trend ${year}` }).locator('thead th');

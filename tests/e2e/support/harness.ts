@@ -3,16 +3,18 @@
  * on free ports, the app told where the backend is, and the machine's Chromium
  * (/usr/bin/chromium, never a downloaded browser) with a fresh profile.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startAppServer } from '../../../scripts/app-server.ts';
-import { distDir, projectRoot } from '../../../scripts/build-if-needed.ts';
+import { distDir } from '../../../scripts/build-if-needed.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
 import { browserFaults, launchBrowser } from './browser.ts';
 import { LoginPageModel, ShellModel } from './pages.ts';
+import type { ScreenshotOptions } from './screenshots.ts';
+import { saveScreenshot } from './screenshots.ts';
 
 export type E2E = {
   stack: TestStack;
@@ -21,7 +23,8 @@ export type E2E = {
   newContext(): Promise<BrowserContext>;
   /** A fresh browser, signed in through the login page, at the given window size. */
   signedInPage(email: string, options?: { password?: string; width?: number; height?: number }): Promise<{ page: Page; context: BrowserContext }>;
-  screenshotPath(name: string): Promise<string>;
+  /** A screenshot in test-results/screenshots, when screenshots are wanted (see screenshots.ts). */
+  screenshot(target: Page | Locator, name: string, options?: ScreenshotOptions): Promise<void>;
   /**
    * Everything the app's Content-Security-Policy blocked so far, in any page of any
    * context (securitypolicyviolation events and the console's CSP errors). close()
@@ -73,11 +76,7 @@ export async function startE2E(options: { webauthn?: boolean } = {}): Promise<E2
       await new ShellModel(page).waitForSignedIn();
       return { page, context };
     },
-    async screenshotPath(name) {
-      const dir = path.join(projectRoot, 'test-results', 'screenshots');
-      await mkdir(dir, { recursive: true });
-      return path.join(dir, `${name}.png`);
-    },
+    screenshot: saveScreenshot,
     securityViolations: faults.securityViolations,
     pageErrors: faults.pageErrors,
     expectConsoleErrors: faults.expectConsoleErrors,
