@@ -1,7 +1,8 @@
 /**
- * Once for the whole browser run: builds the app (skipped when dist/ is current), the
- * PGlite template the journeys' backends copy, and a data folder the drills' backend
- * processes copy, so no file waits for migrations and the demo seed.
+ * Once per project of the browser run: builds the app (skipped when dist/ is current),
+ * then for the journeys the PGlite template their in-process backends copy, for the
+ * drills a data folder their backend processes copy, so no file waits for migrations and
+ * the demo seed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,8 +21,12 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await buildIfNeeded(() => process.stdout.write('Building the app for the browser tests...\n'));
+  if (project.name !== 'drills') {
+    await pgliteTemplate('seeded');
+    return async () => {};
+  }
   const dataTemplate = await mkdtemp(path.join(tmpdir(), 'e2e-backend-template-'));
-  const [, backend] = await Promise.all([pgliteTemplate('seeded'), startBackendProcess({ dataDir: dataTemplate })]);
+  const backend = await startBackendProcess({ dataDir: dataTemplate });
   // Stopped cleanly, so its files are consistent and its lock released before copies are made.
   await backend.stop();
   project.provide('backendDataTemplate', dataTemplate);
