@@ -16,7 +16,7 @@ const shared = {
   // A test process runs file after file without loading Playwright and the harness
   // again for each: every file builds its own world in beforeAll and closes it after.
   isolate: false,
-  globalSetup: ['tests/e2e/support/global-setup.ts'],
+  globalSetup: 'tests/e2e/support/global-setup.ts',
   // A screen that is right a moment later passes; on a busy machine a moment can be
   // several seconds, and vitest's default of one second then fails a correct app.
   expect: { poll: { timeout: 10_000 } },

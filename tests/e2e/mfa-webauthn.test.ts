@@ -83,7 +83,7 @@ describe('signing in with a passkey', () => {
     await page.getByRole('button', { name: 'Use a security key or passkey' }).click();
     await page.getByText('Security key added. Signing in can now ask you to touch it (or confirm the passkey) after your password.').waitFor();
     await page.getByRole('list', { name: 'Security keys' }).getByText(/^Admin passkey \(added \d{4}-\d{2}-\d{2}\)/).waitFor();
-    await page.screenshot({ path: await e2e.screenshotPath('security-key-added') });
+    await e2e.screenshot(page, 'security-key-added');
 
     const made = await credentials();
     expect(made).toHaveLength(1);
@@ -100,7 +100,7 @@ describe('signing in with a passkey', () => {
     await page.getByRole('heading', { name: 'Use your security key' }).waitFor();
     expect(await page.locator('nav#sidebar').count()).toBe(0);
     expect(await page.getByLabel('Code', { exact: true }).count()).toBe(0);
-    await page.screenshot({ path: await e2e.screenshotPath('security-key-sign-in') });
+    await e2e.screenshot(page, 'security-key-sign-in');
     const before = (await credentials())[0]?.signCount ?? 0;
 
     // A signature that is not the key's is refused, and the app stays closed.
@@ -151,7 +151,7 @@ describe('signing in with a passkey', () => {
     await new LoginPageModel(page).signIn('admin@example.com');
     await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
     await page.getByText('Or use your security key or passkey instead of the code:').waitFor();
-    await page.screenshot({ path: await e2e.screenshotPath('security-key-or-code') });
+    await e2e.screenshot(page, 'security-key-or-code');
     await page.getByRole('button', { name: 'Use your security key' }).click();
     await shell.waitForSignedIn();
     await shell.go('Admin');

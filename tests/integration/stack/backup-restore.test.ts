@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { restoreBackup } from '../../../supabase/local/backup/restore-backup.ts'
 import { takeBackup } from '../../../supabase/local/backup/take-backup.ts';
 import type { Database } from '../../../supabase/local/db/database.ts';
 import { openDatabase } from '../../../supabase/local/db/open.ts';
-import { projectRoot } from '../../../supabase/local/settings.ts';
+import { runScript } from '../../support/run-script.ts';
 import type { LocalStack } from '../../../supabase/local/server.ts';
 import { startLocalStack } from '../../../supabase/local/server.ts';
 import { demo } from '../../support/demo.ts';
@@ -35,20 +34,6 @@ const client = (stack: LocalStack, key = stack.keys.anonKey): SupabaseClient =>
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as never },
   });
-
-function runScript(script: 'backup' | 'restore', args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'scripts', `${script}.ts`), ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `restore_${randomUUID().replaceAll('-', '')}`;

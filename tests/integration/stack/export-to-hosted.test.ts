@@ -14,7 +14,7 @@ import type { Database } from '../../../supabase/local/db/database.ts';
 import { applyMigrations, bootstrap, seed } from '../../../supabase/local/db/migrate.ts';
 import { openDatabase } from '../../../supabase/local/db/open.ts';
 import { startLocalStack } from '../../../supabase/local/server.ts';
-import { projectRoot } from '../../../supabase/local/settings.ts';
+import { runScript } from '../../support/run-script.ts';
 import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
 import { demo } from '../../support/demo.ts';
@@ -53,20 +53,6 @@ const people: Person[] = [
   { email: 'ada.admin@example.com', password: 'admin-password-53', confirm: true, app: { store_id: demo.storeB, is_admin: true } },
 ];
 const demoPeople = ['admin@example.com', 'manager@example.com', 'other@example.com'].map((email) => ({ email, password: demo.password }));
-
-function runExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'scripts', 'export.ts'), ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 /** psql as an operator runs it against the project's connection string. */
 function runPsql(url: string, file: string): Promise<{ code: number | null; output: string }> {
@@ -280,7 +266,7 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
         if (!(data as { has_more: boolean }).has_more) break;
       }
 
-      const refused = await runExport(['--for-supabase', exportFile], { LOCAL_SUPABASE_DIR: sourceDir });
+      const refused = await runScript('export', ['--for-supabase', exportFile], { LOCAL_SUPABASE_DIR: sourceDir });
       expect(refused.output).toContain(`The backend (pid ${backend.pid()}) has ${sourceDir} open`);
       expect(refused.code).toBe(1);
       await expect(stat(exportFile)).rejects.toThrow();
@@ -288,7 +274,7 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
       await backend.stop();
     }
 
-    const made = await runExport(['--for-supabase', exportFile], { LOCAL_SUPABASE_DIR: sourceDir });
+    const made = await runScript('export', ['--for-supabase', exportFile], { LOCAL_SUPABASE_DIR: sourceDir });
     expect(made.output).toMatch(/Exported 6 accounts, 1 authenticators and \d+ rows in \d+ tables from PGlite/);
     expect(made.output).toContain('1 account(s) have not confirmed their e-mail address');
     expect(made.output).toContain('1 authenticator(s) whose setup was never finished are left out');
@@ -470,7 +456,7 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase from DATABASE_URL (
     }
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'export-pg-')), 'to-hosted.sql');
     cleanup.push(() => rm(path.dirname(file), { recursive: true, force: true }));
-    const made = await runExport(['--for-supabase', file], { DATABASE_URL: sourceUrl.toString() });
+    const made = await runScript('export', ['--for-supabase', file], { DATABASE_URL: sourceUrl.toString() });
     expect(made.output).toMatch(/Exported 4 accounts, 0 authenticators and \d+ rows in \d+ tables from PostgreSQL \(DATABASE_URL\)/);
     expect(made.code).toBe(0);
     const expected = await withClient(sourceUrl.toString(), productFingerprints);

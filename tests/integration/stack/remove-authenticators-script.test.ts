@@ -4,7 +4,6 @@
  * folder, after which the account signs in with the password alone; it refuses while the
  * backend has the folder open, and names an unknown address.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,23 +13,9 @@ import WebSocket from 'ws';
 import { openDatabase } from '../../../supabase/local/db/open.ts';
 import type { LocalStack } from '../../../supabase/local/server.ts';
 import { startLocalStack } from '../../../supabase/local/server.ts';
-import { projectRoot } from '../../../supabase/local/settings.ts';
+import { runScript } from '../../support/run-script.ts';
 import { demo } from '../../support/demo.ts';
 import { enrolAndVerify } from '../../support/mfa.ts';
-
-function run(args: string[], dataDir: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'scripts', 'remove-authenticators.ts'), ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: '', LOCAL_SUPABASE_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 async function withStack<T>(dataDir: string, work: (stack: LocalStack) => Promise<T>): Promise<T> {
   const db = await openDatabase({ dataDir });
@@ -69,14 +54,14 @@ describe('npm run remove-authenticators', () => {
     });
 
     await writeFile(path.join(dataDir, 'backend.lock'), `${process.pid}\n`);
-    const refused = await run(['admin@example.com'], dataDir);
+    const refused = await runScript('remove-authenticators', ['admin@example.com'], { LOCAL_SUPABASE_DIR: dataDir });
     expect(refused.code).toBe(1);
     expect(refused.output).toContain(`The backend (pid ${process.pid}) has ${dataDir} open`);
     await rm(path.join(dataDir, 'backend.lock'));
 
-    const unknown = await run(['nobody@example.com'], dataDir);
+    const unknown = await runScript('remove-authenticators', ['nobody@example.com'], { LOCAL_SUPABASE_DIR: dataDir });
     expect(unknown).toMatchObject({ code: 1, output: 'No account has the e-mail address nobody@example.com.\n' });
-    const removed = await run(['ADMIN@example.com'], dataDir);
+    const removed = await runScript('remove-authenticators', ['ADMIN@example.com'], { LOCAL_SUPABASE_DIR: dataDir });
     expect(removed.output).toBe('Removed 1 authenticator(s) of admin@example.com. They sign in with the password alone until they set up a new one (Settings, Authenticator).\n');
     expect(removed.code).toBe(0);
 
