@@ -31,6 +31,11 @@ export type OutboxEntry = {
    * one there is this device's own write, not another device's.
    */
   unconfirmed?: SentValues[];
+  /**
+   * Where the newest edit came from when it was not typed here ("imported from FILE"):
+   * sent with the push for the server's change history. An edit typed over it clears it.
+   */
+  source?: string;
   createdAt: number;
   updatedAt: number;
 };

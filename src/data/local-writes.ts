@@ -24,14 +24,14 @@ export type WriteContext = { userId: string; now: number };
  * it replaced); a value another device stored meanwhile is then found and logged as a
  * conflict when the edit meets it, instead of being overwritten unnoticed.
  */
-export type RowWrite = { table: SyncedTable; row: Row; seen?: Row };
+export type RowWrite = { table: SyncedTable; row: Row; seen?: Row; source?: string };
 
 /**
  * Two round trips to IndexedDB per edit rather than four: the stored row and its
  * pending entry are read together, then the row and the outbox are written together.
  * A keystroke's save is on the screen's critical path.
  */
-async function writeOne(db: AppDatabase, { table, row, seen }: RowWrite, ctx: WriteContext): Promise<boolean> {
+async function writeOne(db: AppDatabase, { table, row, seen, source }: RowWrite, ctx: WriteContext): Promise<boolean> {
   const key = keyOf(table, row);
   const mirror = db.anyMirror(table);
   const text = keyText(key);
@@ -65,7 +65,8 @@ async function writeOne(db: AppDatabase, { table, row, seen }: RowWrite, ctx: Wr
     queued =
       Object.keys(merged).length === 0
         ? db.outbox.delete(pending.seq)
-        : db.outbox.update(pending.seq, { changes: merged, base, rev: pending.rev + 1, updatedAt: ctx.now });
+        : // The newest edit says where the entry's values came from; undefined removes an import's source.
+          db.outbox.update(pending.seq, { changes: merged, base, rev: pending.rev + 1, updatedAt: ctx.now, source });
   } else {
     const entry: OutboxEntry = {
       table,
@@ -77,6 +78,7 @@ async function writeOne(db: AppDatabase, { table, row, seen }: RowWrite, ctx: Wr
       rev: 1,
       createdAt: ctx.now,
       updatedAt: ctx.now,
+      ...(source ? { source } : {}),
     };
     queued = db.outbox.add(entry);
   }

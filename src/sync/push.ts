@@ -29,7 +29,10 @@ async function pushBatch(ctx: PushContext, table: SyncedTable, batch: OutboxEntr
   const rows = batch.map((e) => ({ ...e.keyValues, ...e.changes }));
   // Before it leaves: an answer lost after the server wrote it must not make these values look like another device's.
   await noteSending(ctx.db, sent);
-  const outcome = await ctx.transport.push(table, rows, batch.map((e) => new Date(e.updatedAt).toISOString()));
+  const typedAt = batch.map((e) => new Date(e.updatedAt).toISOString());
+  // Sources only when an entry has one (an import): a push of typed edits reads as every earlier one did.
+  const sources = batch.some((e) => e.source) ? batch.map((e) => e.source ?? null) : undefined;
+  const outcome = await ctx.transport.push(table, rows, typedAt, sources);
   if (outcome.ok) {
     await confirmPushed(ctx.db, table, sent, outcome.rows, ctx.now(), outcome.before);
     summary.pushed += batch.length;

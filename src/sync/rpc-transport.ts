@@ -78,11 +78,13 @@ export function rpcTransport(
   return {
     session: () => noteUser(sessions.current()),
     refreshSession: () => noteUser(sessions.refresh()),
-    async push(table, rows, typedAt): Promise<PushOutcome> {
+    async push(table, rows, typedAt, sources): Promise<PushOutcome> {
       const signal = timeout();
       try {
         const device = (await options.deviceId?.().catch(() => null)) ?? null;
-        const { data, error, status } = await rpc('push_changes_reported', { p_table: table, p_rows: asJson(rows), p_typed_at: asJson(typedAt ?? null), p_device: device ?? undefined }, signal);
+        // p_sources only when given: a server from before it answers every other push as before.
+        const args = { p_table: table, p_rows: asJson(rows), p_typed_at: asJson(typedAt ?? null), p_device: device ?? undefined, ...(sources ? { p_sources: asJson(sources) } : {}) };
+        const { data, error, status } = await rpc('push_changes_reported', args, signal);
         if (error) return failure(status, error, signal);
         const answer = data as { rows?: unknown; before?: unknown } | null;
         if (!answer || !Array.isArray(answer.rows) || !Array.isArray(answer.before) || (answer.before.length > 0 && answer.before.length !== rows.length)) {

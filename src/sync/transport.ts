@@ -38,9 +38,10 @@ export type SyncTransport = {
   /**
    * Writes rows field by field (push_changes): each row's natural key and changed fields
    * update the existing row, or create it; answers the rows as stored and as they were.
-   * `typedAt`: when each row's edit was typed (ISO), for the server's change history.
+   * `typedAt`: when each row's edit was typed (ISO), for the server's change history;
+   * `sources`: where each row's edit came from when not typed (an imported file), or null.
    */
-  push(table: SyncedTable, rows: Row[], typedAt?: readonly string[]): Promise<PushOutcome>;
+  push(table: SyncedTable, rows: Row[], typedAt?: readonly string[], sources?: ReadonlyArray<string | null>): Promise<PushOutcome>;
   pull(table: SyncedTable, cursor: unknown, limit: number, minYear: number | null): Promise<PullOutcome>;
   /**
    * Pulls several tables in one request, up to `limit` rows in all (pull_changes_many).

@@ -26,8 +26,10 @@ export function useDailyInputs(storeId: string | null, from: IsoDate, to: IsoDat
 /**
  * Saves cells (one transaction); returns how many changed. Calendar columns are derived
  * from the date. The months on screen show the values at once; a failed save takes them back.
+ * `source`: where the values came from when they were not typed (an imported file), for
+ * the server's change history.
  */
-export async function saveDailyValues(device: Device, storeId: string, values: DailyValue[]): Promise<number> {
+export async function saveDailyValues(device: Device, storeId: string, values: DailyValue[], options: { source?: string } = {}): Promise<number> {
   const takeBack = showDailyValuesBeingSaved(device.db, storeId, values);
   try {
     return await saveRows(
@@ -36,6 +38,7 @@ export async function saveDailyValues(device: Device, storeId: string, values: D
         table: 'daily_inputs' as const,
         row: { store_id: storeId, entry_date: date, row_identifier: row, metric_type: metric, value, ...dailyCalendarColumns(date) },
         seen: seen === undefined ? undefined : { value: seen },
+        ...(options.source ? { source: options.source } : {}),
       })),
       writeContext(device),
     );

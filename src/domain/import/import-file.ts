@@ -5,6 +5,7 @@
  * pay-type codes in the file), and the report read with the mapping as it stands.
  * docs/import.md.
  */
+import { serviceLimits } from '../limits.ts';
 import type { CsvFile, Refused } from './csv-file.ts';
 import { decodeFile, readCsv } from './csv-file.ts';
 import type { ImportMapping } from './mapping.ts';
@@ -49,4 +50,12 @@ export function readWithMapping(text: string, mapping: ImportMapping): ReadRepor
   const file = readCsv(text, mapping.delimiter);
   if (!file.ok) return file;
   return readReport(file, mapping);
+}
+
+/**
+ * What the change history records as the values' source: "imported from FILE", the file's
+ * name as the device knows it, within the length the server keeps.
+ */
+export function importSource(fileName: string): string {
+  return [...`imported from ${fileName.trim() || 'a file'}`].slice(0, serviceLimits.changeSourceLength).join('');
 }

@@ -25,6 +25,8 @@ import { useGoalAlertWatch } from './use-goal-alerts.ts';
 import type { CellKey } from '../../data/month-view.ts';
 import { cellKey, todayIso, useDailyMonth } from '../../data/month-view.ts';
 import { errorText } from '../../sync/errors.ts';
+import { DealerImportButton } from '../dealer-import/DealerImport.tsx';
+import { ShareTodayButton } from '../share/ShareToday.tsx';
 
 type Mode = 'autosave' | 'submit';
 
@@ -141,6 +143,13 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
         <Link className="button-link" to={{ pathname: '/print', search: `?month=${month}` }}>
           Print month
         </Link>
+        {/* The import saves at once, as this mode does; Submit mode's pages (the One Page's Daily section among them) wait for "Submit Data", and offer neither it nor the recap beside it. */}
+        {mode === 'autosave' ? (
+          <>
+            <DealerImportButton />
+            <ShareTodayButton />
+          </>
+        ) : null}
         <label>
           Week figures
           <select value={average ? 'daily' : 'total'} onChange={(event) => setAverage(event.target.value === 'daily')}>

@@ -17,6 +17,8 @@ import { useGoalAlertWatch } from '../daily/use-goal-alerts.ts';
 import { cellKey, monthlyTableOf, todayIso, useDailyMonth } from '../../data/month-view.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { errorText } from '../../sync/errors.ts';
+import { DealerImportButton } from '../dealer-import/DealerImport.tsx';
+import { ShareTodayButton } from '../share/ShareToday.tsx';
 
 const rows: Array<{ row: LabourRow; name: string }> = [
   { row: 'CP', name: 'Customer pay' },
@@ -64,6 +66,10 @@ export function TodayPage() {
     <section className="card today-page" aria-labelledby="today-title">
       <h1 id="today-title">Today</h1>
       <p className="today-date">{dateFormat.format(parseDate(today))}</p>
+      <div className="actions today-actions">
+        <ShareTodayButton />
+        <DealerImportButton />
+      </div>
       <GoalAlertNotice alert={goal.alert} onDismiss={goal.dismiss} />
       {notice ? (
         <p className="notice" role="alert">
