@@ -31,6 +31,12 @@ export function useLastCell(resolve: (label: string) => CellRef | null) {
 }
 
 const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+/** "typed DATE, " or, for an imported value, "imported from FILE DATE, " (what the device says). */
+const madeText = (r: ChangeRecord) => {
+  const at = r.typedAt ? ` ${when(r.typedAt)}` : '';
+  if (r.source) return `${r.source}${at}, `;
+  return r.typedAt ? `typed${at}, ` : '';
+};
 const shown = (value: unknown) => (value === null || value === undefined ? 'empty' : String(value));
 
 /**
@@ -72,7 +78,7 @@ export function CellHistory({ cell }: { cell: CellRef | null }) {
           {records.map((r, index) => (
             <li key={index}>
               {shown(r.oldValue)} → {shown(r.newValue)} by {r.by ?? 'the server'}
-              {r.device ? ` on ${r.device}` : ''}, {r.typedAt ? `typed ${when(r.typedAt)}, ` : ''}arrived {when(r.arrivedAt)}
+              {r.device ? ` on ${r.device}` : ''}, {madeText(r)}arrived {when(r.arrivedAt)}
             </li>
           ))}
         </ol>
