@@ -1281,6 +1281,8 @@ export type Database = {
           /** How many dispatchers the department has. */
           dispatcher: number | null
           id: string
+          /** The dealer-system import's column mapping, as JSON the app writes (src/domain/import/mapping.ts). */
+          import_mapping: string | null
           /** Internal labour rate, in dollars per hour. */
           internal_rate: number | null
           journeyman_technicians: number | null
@@ -1315,6 +1317,8 @@ export type Database = {
           /** How many dispatchers the department has. */
           dispatcher?: number | null
           id?: string
+          /** The dealer-system import's column mapping, as JSON the app writes (src/domain/import/mapping.ts). */
+          import_mapping?: string | null
           /** Internal labour rate, in dollars per hour. */
           internal_rate?: number | null
           journeyman_technicians?: number | null
@@ -1349,6 +1353,8 @@ export type Database = {
           /** How many dispatchers the department has. */
           dispatcher?: number | null
           id?: string
+          /** The dealer-system import's column mapping, as JSON the app writes (src/domain/import/mapping.ts). */
+          import_mapping?: string | null
           /** Internal labour rate, in dollars per hour. */
           internal_rate?: number | null
           journeyman_technicians?: number | null
@@ -1623,6 +1629,7 @@ export type Database = {
           new_value: Json | null
           old_value: Json | null
           row_key: Json | null
+          source: string | null
           store_id: string | null
           table_name: string | null
           typed_at: string | null
@@ -1637,6 +1644,7 @@ export type Database = {
           new_value?: Json | null
           old_value?: Json | null
           row_key?: Json | null
+          source?: string | null
           store_id?: string | null
           table_name?: string | null
           typed_at?: string | null
@@ -1651,6 +1659,7 @@ export type Database = {
           new_value?: Json | null
           old_value?: Json | null
           row_key?: Json | null
+          source?: string | null
           store_id?: string | null
           table_name?: string | null
           typed_at?: string | null
@@ -1683,6 +1692,7 @@ export type Database = {
         Args: {
           p_device?: string
           p_rows: Json
+          p_sources?: Json
           p_table: string
           p_typed_at?: Json
         }

@@ -171,6 +171,26 @@ describe('importing the dealer system report', () => {
     await importer.dialog().getByRole('button', { name: 'Cancel' }).click();
   });
 
+  it('imports a year of days in seconds (measured and printed, not asserted)', async () => {
+    // 2033 holds no demo figures: a year in the wide layout, 365 lines, 2,190 values.
+    const lines = ['Date,CP Hours,CP Sales,Warranty Hours,Warranty Sales,Internal Hours,Internal Sales'];
+    for (let day = 0; day < 365; day += 1) {
+      const date = new Date(Date.UTC(2033, 0, 1 + day)).toISOString().slice(0, 10);
+      lines.push(`${date},${30 + (day % 20)}.5,${5400 + day}.25,${10 + (day % 7)},${1700 + day},${8 + (day % 5)}.25,${900 + day}.5`);
+    }
+    const grid = new DailyGridModel(page);
+    await grid.open(e2e.appUrl, '2033-01');
+    await importer.open();
+    await importer.choose({ name: 'year-2033.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n')) });
+    await expect.poll(() => importer.summary().textContent(), { timeout: 30_000 }).toBe('2033-01-01 to 2033-12-31: 2,190 new values, 0 changed values, 0 values unchanged; 0 lines refused.');
+    const started = Date.now();
+    await importer.importButton().click();
+    await importer.dialog().getByText(/^Imported 2,190 values from year-2033\.csv\./).waitFor({ timeout: 60_000 });
+    console.log(`A year of days (2,190 values) saved and queued on the device in Chromium in ${((Date.now() - started) / 1000).toFixed(1)} s, from the click to the confirmation`);
+    await importer.dialog().getByRole('button', { name: 'Close' }).click();
+    expect(await grid.cell({ date: '2033-01-31', category: 'I', metric: 'sales' }).inputValue()).toBe('930.5');
+  });
+
   it("refuses a closed month's values in the preview with the closure's reason, and the server refuses a month closed while the device was offline", async () => {
     // July 2026 is closed from another device; this one learns of it with its next sync.
     const elsewhere = await e2e.stack.signIn('manager@example.com');

@@ -2,7 +2,8 @@
 -- statement's transition tables: one row per changed field, with who (the session's user
 -- and name), which device (the push's device id, or a REST request's X-Device-Id header),
 -- when it was typed on the device (the push's per-row time; null when the client did not
--- say), when it arrived, and the old and new value (JSON null for an empty field, none on
+-- say), where it came from when it was not typed (the push's per-row source, "imported
+-- from FILE"; null otherwise), when it arrived, and the old and new value (JSON null for an empty field, none on
 -- the side of a row that did not exist). Only the few recorded columns and the key are
 -- converted, in one statement built for the table; the person's name is looked up once.
 -- Changes made outside the API (migrations, the demo data, a restore) are not recorded.
@@ -16,6 +17,7 @@ declare
   v_key_columns text[] := private.synced_table_key(tg_table_name);
   v_fields text[];
   v_typed jsonb;
+  v_sources jsonb;
   v_device text;
   v_headers jsonb;
   v_user uuid;
@@ -63,6 +65,15 @@ begin
       v_typed := '[]'::jsonb;
     end;
   end;
+  -- The push's source of each row by its key: written by push_changes_reported only, from text it checked.
+  begin
+    v_sources := nullif(current_setting('app.push_source', true), '')::jsonb;
+    if jsonb_typeof(v_sources) is distinct from 'array' then
+      v_sources := '[]'::jsonb;
+    end if;
+  exception when others then
+    v_sources := '[]'::jsonb;
+  end;
   v_device := nullif(current_setting('app.push_device', true), '');
   if v_device is null then
     begin
@@ -87,7 +98,7 @@ begin
   -- Transition tables are visible to a trigger function's dynamic SQL.
   execute format($sql$
     insert into audit.change_history
-      (store_id, table_name, row_key, field, old_value, new_value, changed_by, changed_by_name, device_id, typed_at)
+      (store_id, table_name, row_key, field, old_value, new_value, changed_by, changed_by_name, device_id, typed_at, source)
     with changed as (
       select %1$s.store_id, %2$s as row_key, v.ord, v.field, v.old_value, v.new_value
       from %3$s
@@ -96,15 +107,21 @@ begin
       select distinct on (t.entry -> 'k') t.entry -> 'k' as row_key, (t.entry ->> 'at')::timestamptz as typed_at
       from jsonb_array_elements($5) with ordinality t(entry, ord)
       order by t.entry -> 'k', t.ord
+    ), sourced as (
+      select distinct on (s.entry -> 'k') s.entry -> 'k' as row_key, left(s.entry ->> 's', 200) as source
+      from jsonb_array_elements($6) with ordinality s(entry, ord)
+      where jsonb_typeof(s.entry) = 'object' and jsonb_typeof(s.entry -> 's') = 'string'
+      order by s.entry -> 'k', s.ord
     )
-    select c.store_id, $1, c.row_key, c.field, c.old_value, c.new_value, $2, $3, $4, t.typed_at
+    select c.store_id, $1, c.row_key, c.field, c.old_value, c.new_value, $2, $3, $4, t.typed_at, s.source
     from changed c
     left join typed t on t.row_key = c.row_key
+    left join sourced s on s.row_key = c.row_key
     -- Empty before and after (a new row's empty fields, a removed row's) is no change.
     where coalesce(c.old_value, 'null'::jsonb) is distinct from coalesce(c.new_value, 'null'::jsonb)
     order by c.row_key, c.ord
   $sql$, v_row, v_row_key, v_rows, v_values)
-  using tg_table_name, v_user, private.person_name(v_user), v_device, v_typed;
+  using tg_table_name, v_user, private.person_name(v_user), v_device, v_typed, v_sources;
   return null;
 end
 $$;

@@ -15,9 +15,11 @@
 -- function calls it with the same arguments, and malformed rows are left to it to name.
 --
 -- p_typed_at (optional): when each row's edit was typed on the device, ISO times in the
--- order sent; p_device (optional): the device's id. Both are kept for the length of the
--- call (transaction settings app.push_typed_at and app.push_device) for the change history.
-create or replace function public.push_changes_reported(p_table text, p_rows jsonb, p_typed_at jsonb default null, p_device text default null)
+-- order sent; p_device (optional): the device's id; p_sources (optional): where each row's
+-- edit came from when it was not typed ("imported from FILE"), text or null per row, in the
+-- order sent. They are kept for the length of the call (transaction settings
+-- app.push_typed_at, app.push_device and app.push_source) for the change history.
+create or replace function public.push_changes_reported(p_table text, p_rows jsonb, p_typed_at jsonb default null, p_device text default null, p_sources jsonb default null)
 returns jsonb
 language plpgsql volatile security invoker
 set search_path = ''
@@ -30,6 +32,7 @@ begin
   v_key := private.synced_table_key(p_table);
   perform set_config('app.push_device', left(coalesce(p_device, ''), 100), true);
   perform set_config('app.push_typed_at', '', true);
+  perform set_config('app.push_source', '', true);
   if v_key is not null and jsonb_typeof(p_rows) = 'array' and jsonb_typeof(p_typed_at) = 'array'
      and jsonb_array_length(p_typed_at) = jsonb_array_length(p_rows) and jsonb_array_length(p_rows) <= 400 then
     -- Each row's key with its typed time, for the history trigger to find its row by key.
@@ -38,6 +41,15 @@ begin
       from jsonb_array_elements(p_rows) with ordinality r(value, ord)
       join jsonb_array_elements(p_typed_at) with ordinality t(value, ord) on t.ord = r.ord
       where jsonb_typeof(r.value) = 'object')::text, ''), true);
+  end if;
+  if v_key is not null and jsonb_typeof(p_rows) = 'array' and jsonb_typeof(p_sources) = 'array'
+     and jsonb_array_length(p_sources) = jsonb_array_length(p_rows) and jsonb_array_length(p_rows) <= 400 then
+    -- Each row's key with its source, only for the rows that name one (text; anything else names none).
+    perform set_config('app.push_source', coalesce((
+      select jsonb_agg(jsonb_build_object('k', (select jsonb_object_agg(k, r.value -> k) from unnest(v_key) k), 's', left(s.value #>> '{}', 200)))
+      from jsonb_array_elements(p_rows) with ordinality r(value, ord)
+      join jsonb_array_elements(p_sources) with ordinality s(value, ord) on s.ord = r.ord
+      where jsonb_typeof(r.value) = 'object' and jsonb_typeof(s.value) = 'string' and btrim(s.value #>> '{}') <> '')::text, ''), true);
   end if;
   if v_key is not null and jsonb_typeof(p_rows) = 'array' and jsonb_array_length(p_rows) between 1 and 400 then
     select string_agg(format('t.%1$I = s.%1$I', k), ' and ') into v_match from unnest(v_key) k;
@@ -59,5 +71,5 @@ begin
 end
 $$;
 
-revoke execute on function public.push_changes_reported(text, jsonb, jsonb, text) from public, anon;
-grant execute on function public.push_changes_reported(text, jsonb, jsonb, text) to authenticated, service_role;
+revoke execute on function public.push_changes_reported(text, jsonb, jsonb, text, jsonb) from public, anon;
+grant execute on function public.push_changes_reported(text, jsonb, jsonb, text, jsonb) to authenticated, service_role;

@@ -19,7 +19,8 @@ create table audit.change_history (
   changed_by_name text,
   device_id text,
   typed_at timestamptz,
-  arrived_at timestamptz not null default now()
+  arrived_at timestamptz not null default now(),
+  source text
 );
 
 comment on column audit.change_history.row_key is 'The changed row''s natural key (private.synced_tables), as JSON.';
@@ -28,6 +29,7 @@ comment on column audit.change_history.changed_by_name is 'The person''s name wh
 comment on column audit.change_history.device_id is 'The device that sent the change: the push''s device id, or a REST request''s X-Device-Id header.';
 comment on column audit.change_history.typed_at is 'When the edit was typed on the device, as the device said; null when it did not say.';
 comment on column audit.change_history.arrived_at is 'When the change reached the server.';
+comment on column audit.change_history.source is 'Where the device says the change came from (an imported file), or null for a change typed in the app.';
 
 create index change_history_cell on audit.change_history (store_id, table_name, row_key, arrived_at desc);
 

@@ -23,6 +23,7 @@ create table public.store_settings (
   mix_target_cp numeric(5, 2),
   mix_target_w numeric(5, 2),
   mix_target_i numeric(5, 2),
+  import_mapping text,
   constraint store_settings_apprentice_technicians_in_range check (apprentice_technicians is null or apprentice_technicians between 0 and 1000),
   constraint store_settings_appt_coordinator_in_range check (appt_coordinator is null or appt_coordinator between 0 and 1000),
   constraint store_settings_dispatcher_in_range check (dispatcher is null or dispatcher between 0 and 1000),
@@ -40,7 +41,8 @@ create table public.store_settings (
   constraint store_settings_mix_target_i_in_range check (mix_target_i is null or (mix_target_i <> 'NaN' and mix_target_i between 0 and 100)),
   constraint store_settings_mix_target_adds_up check (
     (mix_target_cp is null and mix_target_w is null and mix_target_i is null)
-    or (mix_target_cp + mix_target_w + mix_target_i = 100))
+    or (mix_target_cp + mix_target_w + mix_target_i = 100)),
+  constraint store_settings_import_mapping_length check (import_mapping is null or char_length(import_mapping) <= 4000)
 );
 
 comment on column public.store_settings.labour_rate is 'Customer-pay labour rate (the door rate), in dollars per hour.';
@@ -55,6 +57,8 @@ comment on column public.store_settings.work_week is 'The weekdays the store is 
 comment on column public.store_settings.mix_target_cp is 'Work Mix target: the customer-pay share of hours, in percent. The three shares add up to 100, or all are null for CP 40, W 30, I 30.';
 comment on column public.store_settings.mix_target_w is 'Work Mix target: the warranty share of hours, in percent (see mix_target_cp).';
 comment on column public.store_settings.mix_target_i is 'Work Mix target: the internal share of hours, in percent (see mix_target_cp).';
+comment on column public.store_settings.import_mapping is
+  'The dealer-system import''s column mapping, as JSON the app writes (src/domain/import/mapping.ts).';
 
 create index store_settings_sync on public.store_settings (sync_xid, id);
 

@@ -3,7 +3,7 @@
 -- store members read their store's history, admins every store's. SELECT only.
 
 create view public.change_history with (security_invoker = true) as
-  select id, store_id, table_name, row_key, field, old_value, new_value, changed_by, changed_by_name, device_id, typed_at, arrived_at
+  select id, store_id, table_name, row_key, field, old_value, new_value, changed_by, changed_by_name, device_id, typed_at, arrived_at, source
   from audit.change_history;
 
 revoke all on public.change_history from public, anon, authenticated;

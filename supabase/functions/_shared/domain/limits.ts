@@ -82,6 +82,34 @@ export const serviceLimits = {
   retryAfterSeconds: 2,
   /** The longest Retry-After the device honours, in seconds; a longer one is cut to this. */
   maxRetryAfterSeconds: 600,
+  /**
+   * Longest source a push may name for a change ("imported from labour-sales.csv"), in
+   * characters: the change history keeps that much of it, as it keeps the first 100 of a
+   * device id. A file name is rarely over 60; the rest is room for the words around it.
+   */
+  changeSourceLength: 200,
+} as const;
+
+/**
+ * Importing the dealer system's labour-sales report on the device (src/domain/import/,
+ * README "Importing from the dealer system"). A year of days in the longest common layout,
+ * a line per date and pay type with six pay types, is about 2,200 lines and 150 KB; these
+ * bounds are ten times that and more, and small enough that a tablet reads a file at the
+ * limit in a moment. A bigger file is refused whole, before it is read.
+ */
+export const importLimits = {
+  /** Largest file read, in bytes. */
+  fileBytes: 4 * 1024 * 1024,
+  /** Lines of figures one file may hold (lines above the headings and blank lines not counted). */
+  dataLines: 25_000,
+  /** Columns one line may hold: the widest exports have a few dozen. */
+  columns: 200,
+  /** Longest column heading a mapping names, in characters. */
+  headingLength: 100,
+  /** Pay-type codes one labour category may be mapped from ("C", "CP", "CS"...). */
+  payTypeCodes: 10,
+  /** Longest pay-type code, in characters: dealer systems use one to a few letters, some a short name. */
+  payTypeCodeLength: 30,
 } as const;
 
 export type ServiceLimits = { -readonly [K in keyof typeof serviceLimits]: number };
@@ -316,6 +344,10 @@ export const fieldLimits = {
     mix_target_cp: share('CP share of hours target'),
     mix_target_w: share('Warranty share of hours target'),
     mix_target_i: share('Internal share of hours target'),
+    // The dealer-system import's column mapping, saved once for the store (JSON written by
+    // src/domain/import/mapping.ts, never typed): its headings and codes at their limits
+    // (importLimits) take under 2,000 characters.
+    import_mapping: text('Import column mapping', 4000),
   },
   store_calendar_days: {
     year,
