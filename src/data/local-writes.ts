@@ -26,30 +26,31 @@ export type WriteContext = { userId: string; now: number };
  */
 export type RowWrite = { table: SyncedTable; row: Row; seen?: Row; source?: string };
 
+/** What one write does to its row and its outbox entry; null when it changes nothing. */
+type Planned = {
+  row: Row;
+  /** The row's outbox entry after the write; null when nothing is left to send (the entry goes). */
+  entry: OutboxEntry | null;
+};
+
 /**
- * Two round trips to IndexedDB per edit rather than four: the stored row and its
- * pending entry are read together, then the row and the outbox are written together.
- * A keystroke's save is on the screen's critical path.
+ * The rule of one write, given the stored row and this user's pending entry for it: the
+ * fields that differ from the stored row are the change; a pending entry takes them in
+ * (its base keeps what each field held before this device first changed it), and a field
+ * typed back to that base leaves it. Both the single edit and a batch apply it.
  */
-async function writeOne(db: AppDatabase, { table, row, seen, source }: RowWrite, ctx: WriteContext): Promise<boolean> {
-  const key = keyOf(table, row);
-  const mirror = db.anyMirror(table);
-  const text = keyText(key);
-  const [existing, pending] = await Promise.all([
-    mirror.get(key),
-    db.outbox.where('[table+key+userId]').equals([table, text, ctx.userId]).first(),
-  ]);
+function plan({ table, row, seen, source }: RowWrite, text: string, existing: Row | undefined, pending: OutboxEntry | undefined, ctx: WriteContext): Planned | null {
   const keyColumns = syncedTables[table].key as readonly string[];
   const changed = Object.keys(row).filter(
     (field) => !keyColumns.includes(field) && (!existing || !sameValue(existing[field], row[field])),
   );
-  if (existing && changed.length === 0) return false;
+  if (existing && changed.length === 0) return null;
 
   const keyValues = Object.fromEntries(keyColumns.map((column) => [column, row[column]]));
   const changes: Row = Object.fromEntries(changed.map((field) => [field, row[field]]));
   const replaced = (field: string) => (seen && field in seen ? seen[field] : existing?.[field]) ?? null;
-  let queued: Promise<unknown>;
-  if (pending?.seq !== undefined) {
+  const next = { ...(existing ?? {}), ...row };
+  if (pending) {
     const base = { ...pending.base };
     for (const field of changed) if (!(field in pending.changes)) base[field] = replaced(field);
     const merged = { ...pending.changes, ...changes };
@@ -62,28 +63,107 @@ async function writeOne(db: AppDatabase, { table, row, seen, source }: RowWrite,
         delete base[field];
       }
     }
-    queued =
-      Object.keys(merged).length === 0
-        ? db.outbox.delete(pending.seq)
-        : // The newest edit says where the entry's values came from; undefined removes an import's source.
-          db.outbox.update(pending.seq, { changes: merged, base, rev: pending.rev + 1, updatedAt: ctx.now, source });
-  } else {
-    const entry: OutboxEntry = {
-      table,
-      key: text,
-      keyValues,
-      changes,
-      base: Object.fromEntries(changed.map((field) => [field, replaced(field)])),
-      userId: ctx.userId,
-      rev: 1,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-      ...(source ? { source } : {}),
-    };
-    queued = db.outbox.add(entry);
+    if (Object.keys(merged).length === 0) return { row: next, entry: null };
+    // The newest edit says where the entry's values came from: a typed edit has no source.
+    const { source: _previous, ...rest } = pending;
+    return { row: next, entry: { ...rest, changes: merged, base, rev: pending.rev + 1, updatedAt: ctx.now, ...(source ? { source } : {}) } };
   }
-  await Promise.all([mirror.put({ ...(existing ?? {}), ...row }), queued]);
+  const entry: OutboxEntry = {
+    table,
+    key: text,
+    keyValues,
+    changes,
+    base: Object.fromEntries(changed.map((field) => [field, replaced(field)])),
+    userId: ctx.userId,
+    rev: 1,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    ...(source ? { source } : {}),
+  };
+  return { row: next, entry };
+}
+
+/**
+ * Two round trips to IndexedDB per edit rather than four: the stored row and its
+ * pending entry are read together, then the row and the outbox are written together.
+ * A keystroke's save is on the screen's critical path.
+ */
+async function writeOne(db: AppDatabase, write: RowWrite, ctx: WriteContext): Promise<boolean> {
+  const key = keyOf(write.table, write.row);
+  const mirror = db.anyMirror(write.table);
+  const text = keyText(key);
+  const [existing, pending] = await Promise.all([
+    mirror.get(key),
+    db.outbox.where('[table+key+userId]').equals([write.table, text, ctx.userId]).first(),
+  ]);
+  const planned = plan(write, text, existing, pending, ctx);
+  if (!planned) return false;
+  const { entry } = planned;
+  let queued: Promise<unknown>;
+  if (pending?.seq === undefined) queued = entry ? db.outbox.add(entry) : Promise.resolve();
+  else if (!entry) queued = db.outbox.delete(pending.seq);
+  // Undefined removes an earlier import's source.
+  else queued = db.outbox.update(pending.seq, { changes: entry.changes, base: entry.base, rev: entry.rev, updatedAt: entry.updatedAt, source: entry.source });
+  await Promise.all([mirror.put(planned.row), queued]);
   return true;
+}
+
+/**
+ * A batch (a submission, an import) read and written in bulk: every stored row and pending
+ * entry it touches in a request per table, each write planned in order in memory (a row
+ * written twice sees its first write), then the rows and entries written back in a
+ * request or two each. The same outcome as writing them one by one, in a handful of
+ * requests instead of two per write: a year of imported days is 2,190 writes.
+ */
+async function writeMany(db: AppDatabase, writes: readonly RowWrite[], ctx: WriteContext): Promise<number> {
+  const items = writes.map((write) => {
+    const key = keyOf(write.table, write.row);
+    const text = keyText(key);
+    return { write, key, text, id: `${write.table}|${text}` };
+  });
+  const unique = [...new Map(items.map((item) => [item.id, item])).values()];
+  const rows = new Map<string, Row | undefined>();
+  const pending = new Map<string, OutboxEntry | undefined>();
+  const tables = [...new Set(unique.map((item) => item.write.table))];
+  await Promise.all([
+    ...tables.map(async (table) => {
+      const ofTable = unique.filter((item) => item.write.table === table);
+      const found = await db.anyMirror(table).bulkGet(ofTable.map((item) => item.key));
+      ofTable.forEach((item, index) => rows.set(item.id, found[index]));
+    }),
+    db.outbox
+      .where('[table+key+userId]')
+      .anyOf(unique.map((item) => [item.write.table, item.text, ctx.userId]))
+      .toArray()
+      .then((entries) => entries.forEach((entry) => pending.set(`${entry.table}|${entry.key}`, entry))),
+  ]);
+
+  let count = 0;
+  const written = new Map<string, { table: SyncedTable; row: Row }>();
+  // Each key's entry after the batch, in the order a one-by-one save would have created them.
+  const entries = new Map<string, OutboxEntry | null>();
+  const removed: number[] = [];
+  for (const item of items) {
+    const before = pending.get(item.id);
+    const planned = plan(item.write, item.text, rows.get(item.id), before, ctx);
+    if (!planned) continue;
+    count += 1;
+    rows.set(item.id, planned.row);
+    written.set(item.id, { table: item.write.table, row: planned.row });
+    if (!planned.entry && before?.seq !== undefined) removed.push(before.seq);
+    if (!before) entries.delete(item.id);
+    entries.set(item.id, planned.entry);
+    pending.set(item.id, planned.entry ?? undefined);
+  }
+
+  const final = [...entries.values()].filter((entry): entry is OutboxEntry => entry !== null);
+  await Promise.all([
+    ...tables.map((table) => db.anyMirror(table).bulkPut([...written.values()].filter((w) => w.table === table).map((w) => w.row))),
+    db.outbox.bulkDelete(removed),
+    db.outbox.bulkPut(final.filter((entry) => entry.seq !== undefined)),
+    db.outbox.bulkAdd(final.filter((entry) => entry.seq === undefined)),
+  ]);
+  return count;
 }
 
 function refusal(writes: RowWrite[]): FieldProblem | null {
@@ -99,9 +179,9 @@ async function applyWrites(db: AppDatabase, writes: RowWrite[], ctx: WriteContex
   const tables = [...new Set(writes.map((w) => w.table))].map((t) => db.anyMirror(t));
   try {
     return await db.transaction('rw', [...tables, db.outbox], async () => {
-      let count = 0;
-      for (const write of writes) if (await writeOne(db, write, ctx)) count += 1;
-      return count;
+      if (writes.length > 1) return writeMany(db, writes, ctx);
+      const [write] = writes;
+      return write && (await writeOne(db, write, ctx)) ? 1 : 0;
     });
   } catch (error) {
     if (isQuotaError(error)) throw new StorageFullError();

@@ -126,7 +126,8 @@ function ImportDialog({ storeId, onClose }: { storeId: string; onClose(): void }
                 {report.message}
               </p>
             ) : null}
-            {preview ? <ImportPreviewView preview={preview} /> : null}
+            {/* While saving, the table would be drawn again after every batch, for values it no longer shows. */}
+            {preview && !saving ? <ImportPreviewView preview={preview} /> : null}
           </>
         ) : null}
         {saving ? (
