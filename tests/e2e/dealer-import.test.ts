@@ -15,6 +15,7 @@ import { offlineFailures, refusedWith } from './support/browser.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { DailyGridModel, SyncBarModel } from './support/pages.ts';
+import { seriousViolations } from './support/axe.ts';
 
 const fixture = (name: string) => new URL(`../fixtures/dms/${name}`, import.meta.url).pathname;
 
@@ -168,6 +169,8 @@ describe('importing the dealer system report', () => {
     const written = await importer.rows('What the import writes');
     expect(written[0]).toEqual(['2026-07-01', 'CP Hours', '30 (replaced)', '38.5', '6']);
     expect(written.find((row) => row[1] === 'CP Sales' && row[0] === '2026-07-01')).toEqual(['2026-07-01', 'CP Sales', '7,862.50 (replaced)', '6,737.50', '6']);
+    // The dialog with its mapping, preview and refusals, as axe-core reads it.
+    expect(await seriousViolations(page)).toEqual([]);
     await importer.dialog().getByRole('button', { name: 'Cancel' }).click();
   });
 

@@ -43,7 +43,8 @@ export function ImportPreviewView({ preview }: { preview: ImportPreview }) {
         </p>
       ) : null}
       {writes.length > 0 ? (
-        <div className="import-table-box">
+        // A scrolling box a keyboard can reach and scroll (a year's file lists thousands of values).
+        <div className="import-table-box" tabIndex={0} role="region" aria-label="What the import writes">
           <table className="import-table">
             <caption>What the import writes</caption>
             <thead>
@@ -73,7 +74,7 @@ export function ImportPreviewView({ preview }: { preview: ImportPreview }) {
         </div>
       ) : null}
       {refused.length > 0 ? (
-        <div className="import-table-box">
+        <div className="import-table-box" tabIndex={0} role="region" aria-label="Refused lines">
           <table className="import-table refused">
             <caption>Refused lines: nothing of these is imported</caption>
             <thead>
