@@ -93,7 +93,7 @@ describe('importing the dealer system report', () => {
     // CS is customer pay at this store: its line adds to C's of the same day.
     await importer.dialog().getByLabel('Pay type "CS"').selectOption('CP');
     await expect.poll(() => importer.summary().textContent()).toBe('2026-07-01 to 2026-07-03: 18 new values, 0 changed values, 0 values unchanged; 2 lines refused.');
-    await page.screenshot({ path: await e2e.screenshotPath('dealer-import-preview') });
+    await e2e.screenshot(page, 'dealer-import-preview');
     const written = await importer.rows('What the import writes');
     expect(written.find((row) => row[0] === '2026-07-03' && row[1] === 'CP Hours')).toEqual(['2026-07-03', 'CP Hours', 'empty (new)', '47', '13, 14']);
     expect(written.find((row) => row[0] === '2026-07-03' && row[1] === 'CP Sales')).toEqual(['2026-07-03', 'CP Sales', 'empty (new)', '8,695.00', '13, 14']);
