@@ -55,25 +55,45 @@ function withDispose(db: Database): TestDatabase {
 async function createPostgresDatabase(serverUrl: string | undefined, kind: TemplateKind | undefined): Promise<TestDatabase> {
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `test_${randomUUID().replaceAll('-', '')}`;
-  if (kind) {
-    await createPostgresCopy(serverUrl, kind, name);
-  } else {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openPostgresDatabase(url.toString());
+  if (kind) await createPostgresCopy(serverUrl, kind, name);
+  else await withServer(serverUrl, (admin) => admin.query(`create database ${name}`));
+  const created = databaseOnServer(serverUrl, name);
+  const db = await openPostgresDatabase(created.url);
   return {
     ...db,
     async dispose() {
       await db.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await created.drop();
     },
   };
+}
+
+/**
+ * An empty database on the PostgreSQL server of TEST_DATABASE_URL (nothing bootstrapped),
+ * for a restore or a load to fill; drop() removes it.
+ */
+export async function emptyPostgresDatabase(prefix: string, serverUrl = adminUrl): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `${prefix}_${randomUUID().replaceAll('-', '')}`;
+  await withServer(serverUrl, (admin) => admin.query(`create database ${name}`));
+  return databaseOnServer(serverUrl, name);
+}
+
+function databaseOnServer(serverUrl: string, name: string): { url: string; drop(): Promise<void> } {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withServer(serverUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`)),
+  };
+}
+
+async function withServer(serverUrl: string, work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await work(admin);
+  } finally {
+    await admin.end();
+  }
 }

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { restoreBackup } from '../../../supabase/local/backup/restore-backup.ts';
@@ -17,14 +15,13 @@ import { startLocalStack } from '../../../supabase/local/server.ts';
 import { demo } from '../../support/demo.ts';
 import type { TableFingerprint } from '../../support/fingerprint.ts';
 import { tableFingerprints } from '../../support/fingerprint.ts';
-import { engines } from '../../support/test-databases.ts';
+import { emptyPostgresDatabase, engines } from '../../support/test-databases.ts';
 
 // A backup of a seeded database with writes of its own (a new user, sessions, text that
 // looks like SQL and psql commands), restored into a fresh PGlite folder and a fresh
 // PostgreSQL database: every row of every table comes back (counts and digests computed
 // by each database), people sign in, sessions go on, and devices keep syncing.
 
-const adminUrl = process.env.TEST_DATABASE_URL;
 const trickyName = 'O\'Brien "Bo"\n\\restrict x\n-- ; drop table stores; 🚗';
 const newUser = { email: 'restored.user@example.com', password: 'correct horse battery staple' };
 const slow = 300_000;
@@ -34,25 +31,6 @@ const client = (stack: LocalStack, key = stack.keys.anonKey): SupabaseClient =>
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as never },
   });
-
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `restore_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
-}
 
 /** The pull cursor a device holds after reading a table to its end. */
 async function pullToEnd(device: SupabaseClient, table: string, cursor: unknown = null): Promise<{ cursor: unknown; rows: Array<Record<string, unknown>> }> {
@@ -181,7 +159,7 @@ describe('backups', () => {
   }, slow);
 
   it.runIf(engines.includes('postgres'))('npm run restore brings every row back into a fresh PostgreSQL database, and refuses one that is not empty', async () => {
-    const database = await freshPostgres();
+    const database = await emptyPostgresDatabase('restore');
     cleanup.push(() => database.drop());
     const restored = await runScript('restore', [backupFile], { DATABASE_URL: database.url });
     expect(restored.output).toContain('Restored');
@@ -200,7 +178,7 @@ describe('backups', () => {
   }, slow);
 
   it.runIf(engines.includes('postgres'))("backs up a PostgreSQL database with the server's pg_dump and restores it into PGlite", async () => {
-    const database = await freshPostgres();
+    const database = await emptyPostgresDatabase('restore');
     cleanup.push(() => database.drop());
     const original = await openDatabase({ databaseUrl: database.url });
     await restoreBackup({ databaseUrl: database.url }, (await takeBackup({ dataDir: sourceDir })).text);

@@ -4,13 +4,11 @@
  * restored (into PGlite, and into PostgreSQL when the suite has one); the group's
  * setting for admins comes back too.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { restoreBackup } from '../../../supabase/local/backup/restore-backup.ts';
@@ -22,10 +20,9 @@ import { startLocalStack } from '../../../supabase/local/server.ts';
 import { demo } from '../../support/demo.ts';
 import type { Enrolled } from '../../support/mfa.ts';
 import { enrolAndVerify, sessionClaims, verifyWithCode } from '../../support/mfa.ts';
-import { engines } from '../../support/test-databases.ts';
+import { emptyPostgresDatabase, engines } from '../../support/test-databases.ts';
 
 const slow = 300_000;
-const adminUrl = process.env.TEST_DATABASE_URL;
 
 async function signedIn(stack: LocalStack, email: string): Promise<SupabaseClient> {
   const client = createClient(stack.url, stack.keys.anonKey, {
@@ -91,22 +88,11 @@ describe('authenticators across a restart and a backup', () => {
       await restored.close();
     }
 
-    if (engines.includes('postgres') && adminUrl) {
-      const name = `mfa_restore_${randomUUID().replaceAll('-', '')}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      cleanup.push(async () => {
-        const drop = new pg.Client({ connectionString: adminUrl });
-        await drop.connect();
-        await drop.query(`drop database if exists ${name} with (force)`);
-        await drop.end();
-      });
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      await restoreBackup({ databaseUrl: url.toString() }, text);
-      const server = await openDatabase({ databaseUrl: url.toString() });
+    if (engines.includes('postgres')) {
+      const database = await emptyPostgresDatabase('mfa_restore');
+      cleanup.push(() => database.drop());
+      await restoreBackup({ databaseUrl: database.url }, text);
+      const server = await openDatabase({ databaseUrl: database.url });
       try {
         await stillSignsInWithCode(server, factor);
       } finally {

@@ -5,13 +5,11 @@
  * counter carried on. A backend started with WebAuthn off keeps the key and refuses it as
  * GoTrue does.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createClient } from '@supabase/supabase-js';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { restoreBackup } from '../../../supabase/local/backup/restore-backup.ts';
@@ -23,11 +21,10 @@ import { startLocalStack } from '../../../supabase/local/server.ts';
 import { demo } from '../../support/demo.ts';
 import { sessionClaims } from '../../support/mfa.ts';
 import { SoftwareAuthenticator } from '../../support/software-authenticator.ts';
-import { engines } from '../../support/test-databases.ts';
+import { emptyPostgresDatabase, engines } from '../../support/test-databases.ts';
 import { registerKey, relyingParty, signInWithKey } from '../../support/webauthn.ts';
 
 const slow = 300_000;
-const adminUrl = process.env.TEST_DATABASE_URL;
 const withKeys = { mfa: { webauthnEnabled: true, relyingParty } };
 
 async function signedIn(stack: LocalStack, email: string): Promise<SupabaseClient> {
@@ -112,22 +109,11 @@ describe('security keys across a restart and a backup', () => {
       await restored.close();
     }
 
-    if (engines.includes('postgres') && adminUrl) {
-      const name = `webauthn_restore_${randomUUID().replaceAll('-', '')}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      cleanup.push(async () => {
-        const drop = new pg.Client({ connectionString: adminUrl });
-        await drop.connect();
-        await drop.query(`drop database if exists ${name} with (force)`);
-        await drop.end();
-      });
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      await restoreBackup({ databaseUrl: url.toString() }, text);
-      const server = await openDatabase({ databaseUrl: url.toString() });
+    if (engines.includes('postgres')) {
+      const database = await emptyPostgresDatabase('webauthn_restore');
+      cleanup.push(() => database.drop());
+      await restoreBackup({ databaseUrl: database.url }, text);
+      const server = await openDatabase({ databaseUrl: database.url });
       try {
         await stillSignsInWithKey(server, factorId, key);
       } finally {
