@@ -9,6 +9,10 @@
  *  - first load: the JavaScript a first visit downloads before and after its first
  *    paint (compressed, as sent), and sw.js;
  *  - an offline reload: first contentful paint and a usable grid.
+ * Everything but the first load is measured twice: on Chromium as it runs on this
+ * machine, and with its CPU slowed 4x (DevTools' CPU throttling, as Lighthouse's mobile
+ * profile does), for a shop floor's mid-range tablet; the two are printed side by side.
+ * BENCH_CPU_THROTTLE sets the slowdown (1 measures once, unthrottled).
  * Figures are medians (p50) and p95 of repeated runs; nothing here passes or fails.
  */
 import { readFile } from 'node:fs/promises';
@@ -23,6 +27,9 @@ import { chromiumPath } from '../e2e/support/harness.ts';
 import type { DrillStack } from '../e2e/support/drill-stack.ts';
 import { startDrillStack } from '../e2e/support/drill-stack.ts';
 import type { BenchLine } from './realtime-flood.ts';
+
+/** A measurement's line, with the same measurement under CPU throttling beside it when taken. */
+export type DeviceLine = BenchLine & { key: string; p95?: number; throttled?: { ms: number; p95?: number } };
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -127,11 +134,22 @@ async function warmBackend(drill: DrillStack): Promise<void> {
   if (counts.error || pulled.error) throw new Error(`warming the backend failed: ${(counts.error ?? pulled.error)?.message}`);
 }
 
-async function firstSync(drill: DrillStack): Promise<{ lines: BenchLine[]; page: Page }> {
+/**
+ * Slows the page's CPU `rate` times (1: as the machine runs it). The setting belongs to the
+ * page's DevTools session, so it holds across the page's navigations and reloads.
+ */
+async function throttleCpu(page: Page, rate: number): Promise<void> {
+  if (rate === 1) return;
+  const session = await page.context().newCDPSession(page);
+  await session.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
+async function firstSync(drill: DrillStack, cpuRate: number): Promise<{ lines: DeviceLine[]; page: Page }> {
   await warmBackend(drill);
   const before = drill.proxy.stats().forwardedByPath;
   const tablet = await drill.tablet({ signIn: false });
   const { page } = tablet;
+  await throttleCpu(page, cpuRate);
   let firstPull = 0;
   let inRequests = 0;
   page.on('request', (request) => {
@@ -173,16 +191,19 @@ async function firstSync(drill: DrillStack): Promise<{ lines: BenchLine[]; page:
     page,
     lines: [
       {
+        key: 'first-sync',
         case: `Chromium first sync: ${rows.toLocaleString('en-US')} rows, ${Math.round((rows / ms) * 1000).toLocaleString('en-US')} rows/s, ${Math.round(inRequests)} ms of it waiting for pull replies`,
         requests: pulls,
         ms,
       },
       {
+        key: 'first-sync-drawn',
         case: `Chromium first sync until the start screen has drawn it (${Math.round((rows / drawnMs) * 1000).toLocaleString('en-US')} rows/s)`,
         requests: pulls,
         ms: drawnMs,
       },
       {
+        key: 'indexeddb-floor',
         case: `IndexedDB alone: the same ${floor.rows.toLocaleString('en-US')} rows in one transaction, ${Math.round((floor.rows / floor.ms) * 1000).toLocaleString('en-US')} rows/s (the first sync is ${(ms / floor.ms).toFixed(1)}x this)`,
         requests: 0,
         ms: floor.ms,
@@ -206,8 +227,11 @@ async function settled(page: Page, backendUrl: string): Promise<void> {
   page.context().off('request', seen);
 }
 
-/** Leaves a cell with a new value; the time until the screen's figures change, and until painted. */
-async function keystrokes(page: Page, drill: DrillStack, month: string, rounds: number): Promise<BenchLine[]> {
+/**
+ * Types a new value into a cell (the cell stores it as it is typed); the time until the
+ * screen's figures change, and until painted.
+ */
+async function keystrokes(page: Page, drill: DrillStack, month: string, rounds: number): Promise<DeviceLine[]> {
   await page.goto(`${drill.appUrl}/daily?month=${month}`);
   const label = `CP Hours ${month}-02`;
   await page.getByLabel(label).waitFor();
@@ -221,25 +245,27 @@ async function keystrokes(page: Page, drill: DrillStack, month: string, rounds: 
         const section = document.querySelector('section.daily');
         if (!input || !section) throw new Error('no daily grid');
         input.focus();
-        const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-        setter?.call(input, String(value));
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const changed = new Promise<number>((resolve) => {
+        // The figures around the grid, not the cell itself (its value, its "saved" sign).
+        const own = input.closest('.cell-field') ?? input;
+        const changed = new Promise<number>((resolve, reject) => {
           const observer = new MutationObserver((records) => {
-            // The figures around the grid, not the cell itself.
-            if (records.some((record) => !(record.target instanceof HTMLInputElement))) {
+            if (records.some((record) => !own.contains(record.target))) {
               observer.disconnect();
               resolve(performance.now());
             }
           });
           observer.observe(section, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class'] });
+          setTimeout(() => reject(new Error(`the figures did not change within 10 s of typing ${value} into ${cellLabel}`)), 10_000);
         });
         const started = performance.now();
-        input.blur();
+        const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+        setter?.call(input, String(value));
+        input.dispatchEvent(new Event('input', { bubbles: true }));
         const shownAt = await changed;
         await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
-        return { shown: shownAt - started, painted: performance.now() - started };
+        const paintedAt = performance.now();
+        input.blur();
+        return { shown: shownAt - started, painted: paintedAt - started };
       },
       { label, value: 100 + (i % 2) + i / 100 },
     );
@@ -248,8 +274,8 @@ async function keystrokes(page: Page, drill: DrillStack, month: string, rounds: 
     await page.waitForTimeout(100);
   }
   return [
-    { case: `Chromium keystroke to figures on screen, p50 (p95 ${percentile(shown, 95).toFixed(1)} ms)`, requests: 0, ms: percentile(shown, 50) },
-    { case: `Chromium keystroke to figures painted, p50 (p95 ${percentile(painted, 95).toFixed(1)} ms)`, requests: 0, ms: percentile(painted, 50) },
+    { key: 'keystroke-shown', case: `Chromium keystroke to figures on screen, p50 (p95 ${percentile(shown, 95).toFixed(1)} ms)`, requests: 0, ms: percentile(shown, 50), p95: percentile(shown, 95) },
+    { key: 'keystroke-painted', case: `Chromium keystroke to figures painted, p50 (p95 ${percentile(painted, 95).toFixed(1)} ms)`, requests: 0, ms: percentile(painted, 50), p95: percentile(painted, 95) },
   ];
 }
 
@@ -277,7 +303,7 @@ async function monthSwitches(page: Page, drill: DrillStack, months: [string, str
         // in a helper the page does not have.
         const selector = `input[aria-label="CP Hours ${month}-01"]`;
         const started = performance.now();
-        const arrived = new Promise<number>((resolve) => {
+        const arrived = new Promise<number>((resolve, reject) => {
           const observer = new MutationObserver(() => {
             const cell = document.querySelector<HTMLInputElement>(selector);
             if (cell && cell.value !== '') {
@@ -285,7 +311,10 @@ async function monthSwitches(page: Page, drill: DrillStack, months: [string, str
               resolve(performance.now());
             }
           });
+          // (A grid that writes a month's values into the inputs it keeps also changes their
+          // labels, which the observer sees.)
           observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+          setTimeout(() => reject(new Error(`${selector} showed no value within 10 s of the switch`)), 10_000);
         });
         button.click();
         const valuesAt = await arrived;
@@ -333,7 +362,7 @@ async function restMonthReads(drill: DrillStack, month: string, rounds: number, 
 }
 
 /** A first visit's JavaScript, as sent (compressed), split at the first paint. */
-async function firstLoad(appUrl: string): Promise<BenchLine[]> {
+async function firstLoad(appUrl: string): Promise<DeviceLine[]> {
   const html = await readFile(path.join(distDir(), 'index.html'), 'utf8');
   const initial = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]));
   const browser = await chromium.launch({
@@ -365,9 +394,9 @@ async function firstLoad(appUrl: string): Promise<BenchLine[]> {
     const swGzip = await sentSize('gzip');
     const swBrotli = await sentSize('br');
     return [
-      { case: `first visit: JavaScript before first paint, ${(before / 1024).toFixed(1)} kB as sent (${initial.size} files)`, requests: initial.size, ms: fcp },
-      { case: `first visit: JavaScript loaded after first paint, ${(after / 1024).toFixed(1)} kB as sent`, requests: sizes.length - initial.size, ms: 0 },
-      { case: `sw.js as sent: gzip ${(swGzip / 1024).toFixed(1)} kB, brotli ${(swBrotli / 1024).toFixed(1)} kB`, requests: 1, ms: 0 },
+      { key: 'first-visit-before', case: `first visit: JavaScript before first paint, ${(before / 1024).toFixed(1)} kB as sent (${initial.size} files)`, requests: initial.size, ms: fcp },
+      { key: 'first-visit-after', case: `first visit: JavaScript loaded after first paint, ${(after / 1024).toFixed(1)} kB as sent`, requests: sizes.length - initial.size, ms: 0 },
+      { key: 'sw', case: `sw.js as sent: gzip ${(swGzip / 1024).toFixed(1)} kB, brotli ${(swBrotli / 1024).toFixed(1)} kB`, requests: 1, ms: 0 },
     ];
   } finally {
     await browser.close();
@@ -375,7 +404,7 @@ async function firstLoad(appUrl: string): Promise<BenchLine[]> {
 }
 
 /** Reloads /daily with the network cut: first contentful paint and the grid usable, from navigation start. */
-async function offlineReloads(page: Page, appUrl: string, month: string, rounds: number): Promise<BenchLine[]> {
+async function offlineReloads(page: Page, appUrl: string, month: string, rounds: number): Promise<DeviceLine[]> {
   await page.goto(`${appUrl}/daily?month=${month}`);
   await page.getByLabel(`CP Hours ${month}-01`).waitFor();
   await page.context().setOffline(true);
@@ -399,47 +428,106 @@ async function offlineReloads(page: Page, appUrl: string, month: string, rounds:
     await page.context().setOffline(false);
   }
   return [
-    { case: `offline reload: first contentful paint, p50 (p95 ${percentile(fcp, 95).toFixed(0)} ms)`, requests: 0, ms: percentile(fcp, 50) },
-    { case: `offline reload: usable grid with values, p50 (p95 ${percentile(usable, 95).toFixed(0)} ms)`, requests: 0, ms: percentile(usable, 50) },
+    { key: 'offline-fcp', case: `offline reload: first contentful paint, p50 (p95 ${percentile(fcp, 95).toFixed(0)} ms)`, requests: 0, ms: percentile(fcp, 50), p95: percentile(fcp, 95) },
+    { key: 'offline-usable', case: `offline reload: usable grid with values, p50 (p95 ${percentile(usable, 95).toFixed(0)} ms)`, requests: 0, ms: percentile(usable, 50), p95: percentile(usable, 95) },
   ];
 }
 
 /** The build measured: dist/, or BENCH_DIST_DIR to measure another build (an older one, to compare) against the same backend. */
 const distDir = () => process.env.BENCH_DIST_DIR ?? path.join(projectRoot, 'dist');
 
-export async function deviceChromiumBench(): Promise<BenchLine[]> {
-  if (!process.env.BENCH_DIST_DIR) await buildIfNeeded();
+/** One device's measurements at one CPU speed; the first visit's bytes only when asked (they do not depend on the CPU). */
+async function deviceRun(cpuRate: number, withFirstLoad: boolean): Promise<DeviceLine[]> {
+  // Progress on stderr: a run takes minutes, and a stuck step should be named.
+  const started = performance.now();
+  const step = (name: string) => process.stderr.write(`  device at ${cpuRate}x CPU, ${((performance.now() - started) / 1000).toFixed(0)} s: ${name}\n`);
+  step('starting the backend and the app');
   const drill = await startDrillStack({ distDir: distDir() });
   try {
-    const { lines, page } = await firstSync(drill);
+    step('first sync');
+    const { lines, page } = await firstSync(drill, cpuRate);
+    step('keystrokes');
     const now = new Date();
     const thisMonth = monthOf(now);
     const previous = monthOf(new Date(now.getFullYear(), now.getMonth() - 1, 1));
     const earlier = monthOf(new Date(now.getFullYear(), now.getMonth() - 2, 1));
     lines.push(...(await keystrokes(page, drill, thisMonth, 30)));
+    step('month switches');
     const switches = await monthSwitches(page, drill, [earlier, previous], 40);
     const rest = await restMonthReads(drill, previous, 20, 100);
     const painted50 = percentile(switches.painted, 50);
     lines.push(
-      { case: `Chromium month switch on /daily to values, p50 (p95 ${percentile(switches.values, 95).toFixed(1)} ms)`, requests: switches.requests, ms: percentile(switches.values, 50) },
-      { case: `Chromium month switch on /daily painted, p50 (p95 ${percentile(switches.painted, 95).toFixed(1)} ms)`, requests: switches.requests, ms: painted50 },
       {
+        key: 'switch-values',
+        case: `Chromium month switch on /daily to values, p50 (p95 ${percentile(switches.values, 95).toFixed(1)} ms)`,
+        requests: switches.requests,
+        ms: percentile(switches.values, 50),
+        p95: percentile(switches.values, 95),
+      },
+      {
+        key: 'switch-painted',
+        case: `Chromium month switch on /daily painted, p50 (p95 ${percentile(switches.painted, 95).toFixed(1)} ms)`,
+        requests: switches.requests,
+        ms: painted50,
+        p95: percentile(switches.painted, 95),
+      },
+      {
+        key: 'rest-reads',
         case: `the month's 3 REST reads at a 100 ms round trip, p50 (${(percentile(rest, 50) / painted50).toFixed(1)}x the device's painted switch)`,
         requests: 3,
         ms: percentile(rest, 50),
+        p95: percentile(rest, 95),
       },
     );
+    step('offline reloads');
     lines.push(...(await offlineReloads(page, drill.appUrl, previous, 10)));
-    lines.push(...(await firstLoad(drill.appUrl)));
+    if (withFirstLoad) {
+      step('first visit');
+      lines.push(...(await firstLoad(drill.appUrl)));
+    }
     return lines;
   } finally {
     await drill.close();
   }
 }
 
+/** The CPU slowdown measured beside the unthrottled run (BENCH_CPU_THROTTLE, default 4; 1: none). */
+export const cpuThrottle = Number(process.env.BENCH_CPU_THROTTLE ?? 4);
+
+export async function deviceChromiumBench(): Promise<DeviceLine[]> {
+  if (!process.env.BENCH_DIST_DIR) await buildIfNeeded();
+  const lines = await deviceRun(1, true);
+  if (!(cpuThrottle > 1)) return lines;
+  // Measured after the unthrottled run, on a backend of its own, so neither run warms the other.
+  const slowed = new Map((await deviceRun(cpuThrottle, false)).map((line) => [line.key, line]));
+  return lines.map((line) => {
+    const other = slowed.get(line.key);
+    if (!other || line.key === 'indexeddb-floor' || line.key === 'rest-reads') return line;
+    return { ...line, throttled: { ms: other.ms, p95: other.p95 } };
+  });
+}
+
+/** The device's lines as a table: p50 and p95 unthrottled and at the CPU slowdown, side by side. */
+export function deviceTable(lines: DeviceLine[]): string {
+  const measured = lines.filter((line) => line.throttled);
+  if (measured.length === 0) return '';
+  const name = (line: DeviceLine) => line.case.replace(/, p50.*$/, '').replace(/: \d[\d,]* rows.*$/, '').replace(/ \([^)]*\)$/, '');
+  const width = Math.max(...measured.map((line) => name(line).length));
+  const cell = (ms: number, p95?: number) => `${ms.toFixed(1)}${p95 === undefined ? '' : ` / ${p95.toFixed(1)}`}`.padStart(15);
+  const out = [`${'device in Chromium, ms (p50 / p95)'.padEnd(width)}  ${'1x CPU'.padStart(15)}  ${`${cpuThrottle}x CPU`.padStart(15)}`];
+  for (const line of measured) out.push(`${name(line).padEnd(width)}  ${cell(line.ms, line.p95)}  ${cell(line.throttled?.ms ?? Number.NaN, line.throttled?.p95)}`);
+  const rest = lines.find((line) => line.key === 'rest-reads');
+  const painted = lines.find((line) => line.key === 'switch-painted');
+  if (rest && painted?.throttled) {
+    out.push(`the month's 3 REST reads at 100 ms: ${rest.ms.toFixed(1)} ms p50, ${(rest.ms / painted.ms).toFixed(1)}x the painted switch at 1x, ${(rest.ms / painted.throttled.ms).toFixed(1)}x at ${cpuThrottle}x`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
 if (process.argv[1]?.endsWith('device-chromium.ts')) {
   process.env.LOCAL_SUPABASE_LOG ??= 'warn';
   void deviceChromiumBench().then((lines) => {
     for (const line of lines) process.stdout.write(`${line.case.padEnd(100)} ${String(line.requests).padStart(6)} ${line.ms.toFixed(1).padStart(9)}\n`);
+    process.stdout.write(`\n${deviceTable(lines)}`);
   });
 }

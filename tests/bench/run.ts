@@ -8,7 +8,8 @@
  *  5. 10,000 queued edits pushed (push-batch.ts) and one back-office machine under
  *     1, 10 and 50 tablets (backend-scale.ts).
  * Everything runs on this machine over loopback; absolute numbers depend on the machine,
- * the ratios are the point.
+ * the ratios are the point. `npm run bench -- --only device` runs the device in Chromium
+ * alone (4 above, unthrottled and with its CPU slowed 4x).
  */
 import { dailyInputsBetween } from '../../src/data/repositories/daily-inputs.ts';
 import { startTestStack } from '../support/local-stack.ts';
@@ -17,7 +18,8 @@ import { createDevice, dailyWrite } from '../integration/sync/device.ts';
 import { realtimeFloodBench } from './realtime-flood.ts';
 import { pushBatchBench } from './push-batch.ts';
 import { backendScaleBench } from './backend-scale.ts';
-import { deviceChromiumBench } from './device-chromium.ts';
+import { deviceChromiumBench, deviceTable } from './device-chromium.ts';
+import type { DeviceLine } from './device-chromium.ts';
 
 process.env.LOCAL_SUPABASE_LOG ??= 'warn';
 
@@ -29,9 +31,16 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
   return { ms: performance.now() - started, value };
 }
 
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only !== undefined && only !== 'device') throw new Error(`--only takes "device", not "${only}"`);
+
 async function main() {
-  const stack = await startTestStack();
   const lines: Line[] = [];
+  if (only === 'device') {
+    printTable(await deviceChromiumBench());
+    return;
+  }
+  const stack = await startTestStack();
   try {
     const edits = 300;
     for (const [label, batchSize, offset] of [
@@ -72,11 +81,17 @@ async function main() {
   } finally {
     await stack.stop();
   }
+  printTable(lines);
+}
+
+function printTable(lines: Array<Line | DeviceLine>) {
   const width = Math.max(...lines.map((l) => l.case.length));
   process.stdout.write(`\n${'case'.padEnd(width)}  requests        ms\n`);
   for (const line of lines) {
     process.stdout.write(`${line.case.padEnd(width)}  ${String(line.requests).padStart(8)}  ${line.ms.toFixed(0).padStart(8)}\n`);
   }
+  const device = deviceTable(lines.filter((line): line is DeviceLine => 'key' in line));
+  if (device) process.stdout.write(`\n${device}`);
 }
 
 void main();

@@ -40,10 +40,16 @@ export type DrillStack = {
   close(): Promise<void>;
 };
 
-/** `distDir`: the built app to serve (default dist/); a drill may change its files to ship a new version. */
-export async function startDrillStack(options: { env?: Record<string, string>; distDir?: string } = {}): Promise<DrillStack> {
+/**
+ * `distDir`: the built app to serve (default dist/); a drill may change its files to ship a
+ * new version. `dataTemplate`: a migrated and seeded data folder to copy; inside the
+ * browser test run, the run's own (global-setup.ts); elsewhere (the benchmarks), none: the
+ * backend migrates and seeds its new folder itself.
+ */
+export async function startDrillStack(options: { env?: Record<string, string>; distDir?: string; dataTemplate?: string } = {}): Promise<DrillStack> {
   // A copy of the run's prepared data folder: migrated and seeded once, not per drill.
-  const backend = await startBackendProcess({ env: options.env, dataTemplate: inject('backendDataTemplate') });
+  const dataTemplate = options.dataTemplate ?? (process.env.VITEST ? inject('backendDataTemplate') : undefined);
+  const backend = await startBackendProcess({ env: options.env, dataTemplate });
   const proxy = await startFaultProxy(backend.url);
   const app = await startAppServer({
     distDir: options.distDir ?? distDir,
