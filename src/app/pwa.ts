@@ -3,7 +3,8 @@
  * app shows "New version available — Reload"; the reload happens only when the person
  * asks, and never while a field is being edited (its value not yet saved).
  */
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
+import { loadWithRetry } from '../ui/load-with-retry.ts';
 
 /** True while the focused input holds a value it has not saved (committed on blur). */
 export function hasUnsavedInput(): boolean {
@@ -11,9 +12,16 @@ export function hasUnsavedInput(): boolean {
   return (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) && active.value !== active.defaultValue;
 }
 
+/**
+ * workbox-window is fetched here rather than with the app: registering waits for the
+ * page's load event anyway, and the first paint does not need it.
+ */
 export function registerServiceWorker(onUpdateReady: (apply: () => void) => void): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
-  const workbox = new Workbox('/sw.js');
+  void loadWithRetry(() => import('workbox-window')).then(({ Workbox }) => registerWith(new Workbox('/sw.js'), onUpdateReady));
+}
+
+function registerWith(workbox: Workbox, onUpdateReady: (apply: () => void) => void): void {
   workbox.addEventListener('waiting', () => {
     onUpdateReady(() => {
       const reload = () => {

@@ -2,9 +2,9 @@
  * The daily calendar grid: whole Sunday-to-Saturday weeks spanning the month, seven
  * columns, days outside the month marked so the grid can fade and disable them.
  */
-import { addDays, endOfMonth, endOfWeek, parse, startOfMonth, startOfWeek } from 'date-fns';
+import { addDays, endOfMonth, endOfWeek, startOfWeek } from 'date-fns';
 import type { IsoDate } from './calendar.ts';
-import { isoDateOf } from './calendar.ts';
+import { isoDateOf, parseDate } from './calendar.ts';
 import type { MonthKey } from './month.ts';
 
 export type GridDay = { date: IsoDate; day: number; inMonth: boolean };
@@ -26,7 +26,7 @@ export function monthGrid(month: MonthKey): readonly GridWeek[] {
 }
 
 function buildGrid(month: MonthKey): GridWeek[] {
-  const first = startOfMonth(parse(month, 'yyyy-MM', new Date(2000, 0, 1)));
+  const first = parseDate(`${month}-01`);
   const last = endOfMonth(first);
   const weeks: GridWeek[] = [];
   for (let start = startOfWeek(first, { weekStartsOn: 0 }); start <= last; start = addDays(start, 7)) {
