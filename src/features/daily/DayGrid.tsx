@@ -1,8 +1,11 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import { cellDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
-import { NumberCell } from '../../ui/NumberCell.tsx';
+import { paddedGrid } from '../../domain/month-grid.ts';
+import type { CellShown } from '../../ui/NumberCell.tsx';
+import { CellSlot, KeptCell } from '../../ui/NumberCell.tsx';
 import type { CellKey, DailyMonth } from '../../data/month-view.ts';
 import { cellKey } from '../../data/month-view.ts';
 import { WeekSummary } from './WeekSummary.tsx';
@@ -34,14 +37,73 @@ type Props = {
   signSaved?: boolean;
 };
 
+type OnCell = Props['onCell'];
+
+/** A kept cell's slot, with the date it shows: its edits are saved for that date. */
+class DaySlot extends CellSlot {
+  constructor(
+    private date: IsoDate,
+    shown: CellShown,
+    row: LabourRow,
+    metric: Metric,
+    onCell: { current: OnCell },
+  ) {
+    super(shown);
+    this.commit = (value, seen) => onCell.current(this.date, row, metric, value, seen);
+  }
+
+  /** Stable for as long as the slot lives, so the cell need not draw again when the month changes. */
+  readonly commit: (value: number | null, seen: number | null) => void | Promise<unknown>;
+
+  writeDay(date: IsoDate, next: CellShown): void {
+    this.date = date;
+    this.write(next);
+  }
+}
+
+/**
+ * The grid's cells by position (week, day, row, metric), kept for as long as the grid is
+ * on screen. A month switch writes the new month's labels and values into them after it
+ * has drawn (see CellSlot), so the inputs are neither mounted again nor drawn again.
+ */
+class GridSlots {
+  private readonly slots = new Map<string, DaySlot>();
+  constructor(private readonly onCell: { current: OnCell }) {}
+
+  /** The slot at a position; a new one shows `shown` from its first drawing on. */
+  at(key: string, row: LabourRow, metric: Metric, date: IsoDate, shown: CellShown): DaySlot {
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = new DaySlot(date, shown, row, metric, this.onCell);
+      this.slots.set(key, slot);
+    }
+    return slot;
+  }
+}
+
 /**
  * The month's weeks, Sunday to Saturday, each day with its CP, W and I hours and sales
  * under visible headings. Where there is room (a desktop) the days stand side by side as a
  * calendar; on a tablet each day is one row of six inputs; on a phone each day is a small
- * block, its CP, W and I rows by Hours and Sales columns. Inputs are keyed by position,
- * not by date, so switching months reuses them instead of rebuilding the grid.
+ * block, its CP, W and I rows by Hours and Sales columns.
+ *
+ * The grid keeps the same inputs for every month: six weeks of seven days of six, by
+ * position, those outside the month hidden (and disabled, so the keyboard passes them by).
+ * A month switch draws the days' headings and the weeks' summaries and writes the new
+ * month's labels and values into the inputs, which do not draw again (docs/performance.md).
  */
 export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId, isDraft, signSaved }: Props) {
+  const onCellNow = useRef(onCell);
+  useLayoutEffect(() => {
+    onCellNow.current = onCell;
+  });
+  const [slots] = useState(() => new GridSlots(onCellNow));
+  // What each kept cell is to show, written into it once this drawing is on the page.
+  const writes: Array<() => void> = [];
+  useLayoutEffect(() => {
+    for (const apply of writes) apply();
+  });
+  const ownWeeks = month.grid.length;
   return (
     <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales">
       <div className="weekday-head" aria-hidden="true">
@@ -49,8 +111,8 @@ export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWe
           <span key={day}>{day}</span>
         ))}
       </div>
-      {month.grid.map((week, weekIndex) => (
-        <section key={weekIndex} className="grid-week" aria-label={`Week ${week.index}`}>
+      {paddedGrid(month.month).map((week, weekIndex) => (
+        <section key={weekIndex} className="grid-week" aria-label={`Week ${week.index}`} hidden={weekIndex >= ownWeeks}>
           <h3 className="week-title">Week {week.index}</h3>
           <div className="list-head" aria-hidden="true">
             <span>Day</span>
@@ -67,36 +129,40 @@ export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWe
                   <span className="weekday">{weekdays[dayIndex]?.slice(0, 3)}</span> <span className="day-number">{day.day}</span>
                   {day.date === today ? <span className="today-mark"> Today</span> : null}
                 </span>
-                {day.inMonth ? (
-                  <>
-                    <span className="cell-head hours" aria-hidden="true">
-                      Hours
-                    </span>
-                    <span className="cell-head sales" aria-hidden="true">
-                      Sales
-                    </span>
-                    {rows.map((row, rowIndex) => [
-                      <span key={`${row}-label`} className="row-label" aria-hidden="true">
-                        {row}
-                      </span>,
-                      ...metrics.map((metric, metricIndex) => (
-                          <NumberCell
-                            key={`${row}-${metric}`}
-                            label={`${row} ${metricLabel[metric]} ${day.date}`}
-                            value={valueOf(cellKey(day.date, row, metric))}
-                            limit={limits[metric]}
-                            disabled={disabled}
-                            unsubmitted={isDraft?.(cellDraftKey(day.date, row, metric))}
-                            signSaved={signSaved}
-                            order={(weekIndex * 7 + dayIndex) * 6 + rowIndex * 2 + metricIndex + 1}
-                            row={weekIndex * 3 + rowIndex}
-                            column={dayIndex * 2 + metricIndex}
-                            onCommit={(value, seen) => onCell(day.date, row, metric, value, seen)}
-                          />
-                      )),
-                    ])}
-                  </>
-                ) : null}
+                <span className="cell-head hours" aria-hidden="true">
+                  Hours
+                </span>
+                <span className="cell-head sales" aria-hidden="true">
+                  Sales
+                </span>
+                {rows.map((row, rowIndex) => [
+                  <span key={`${row}-label`} className="row-label" aria-hidden="true">
+                    {row}
+                  </span>,
+                  ...metrics.map((metric, metricIndex) => {
+                    const shown: CellShown = {
+                      label: `${row} ${metricLabel[metric]} ${day.date}`,
+                      value: valueOf(cellKey(day.date, row, metric)),
+                      unsubmitted: isDraft?.(cellDraftKey(day.date, row, metric)) === true,
+                    };
+                    const slot = slots.at(`${weekIndex}-${dayIndex}-${row}-${metric}`, row, metric, day.date, shown);
+                    writes.push(() => slot.writeDay(day.date, shown));
+                    return (
+                      <KeptCell
+                        key={`${row}-${metric}`}
+                        slot={slot}
+                        limit={limits[metric]}
+                        disabled={disabled || !day.inMonth}
+                        hidden={!day.inMonth}
+                        signSaved={signSaved}
+                        order={(weekIndex * 7 + dayIndex) * 6 + rowIndex * 2 + metricIndex + 1}
+                        row={weekIndex * 3 + rowIndex}
+                        column={dayIndex * 2 + metricIndex}
+                        onCommit={slot.commit}
+                      />
+                    );
+                  }),
+                ])}
               </div>
             ))}
           </div>
