@@ -128,14 +128,41 @@ export function useMonthRows(storeId: string | null, month: MonthKey): MonthRows
   if (storeId) live.prefetch(storeId, month);
   useEffect(() => (storeId ? live.watch(storeId, month) : undefined), [live, storeId, month]);
   const rows = useSyncExternalStore(live.subscribe, () => (storeId ? live.get(storeId, month) : null));
-  // The months beside it once it is read: they would only slow its first answer.
+  // The months beside it once it is read (they would only slow its first answer), one at
+  // a time when the page is idle: reading a month is tens of milliseconds of main thread
+  // on a slow tablet, which opening a screen should not wait behind.
   const read = rows !== undefined;
   useEffect(() => {
     if (!storeId || !read) return;
-    const releases = [shiftMonth(month, -1), shiftMonth(month, 1)].map((key) => live.watch(storeId, key));
-    return () => releases.forEach((release) => release());
+    const releases: Array<() => void> = [];
+    const stops = [shiftMonth(month, -1), shiftMonth(month, 1)].map((key, index) =>
+      whenIdle(() => releases.push(live.watch(storeId, key)), index),
+    );
+    return () => {
+      stops.forEach((stop) => stop());
+      releases.forEach((release) => release());
+    };
   }, [live, storeId, month, read]);
   return rows;
+}
+
+/**
+ * Runs `work` once the page is idle, after `skip` idle periods (one piece of work per
+ * idle period, for several); at the latest after two seconds. Returns a cancel.
+ */
+function whenIdle(work: () => void, skip = 0): () => void {
+  let handle: { cancel(): void };
+  const wait = (left: number) => {
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(() => (left > 0 ? wait(left - 1) : work()), { timeout: 2_000 });
+      handle = { cancel: () => cancelIdleCallback(id) };
+    } else {
+      const id = setTimeout(() => (left > 0 ? wait(left - 1) : work()), 50);
+      handle = { cancel: () => clearTimeout(id) };
+    }
+  };
+  wait(skip);
+  return () => handle.cancel();
 }
 
 /** Each month's days complete and work days of a year (1 to 12), as the month screens count them. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { DailyValue, LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import { saveDailyValues } from '../../data/repositories/daily-inputs.ts';
@@ -120,6 +120,16 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   };
   const shown = data ? withDraftWeeks(data, drafts) : data;
   const today = todayIso();
+  // The screen's first drawing of a month (its grid holds some 250 inputs) is a transition,
+  // which React draws in slices of a few milliseconds between which the page stays
+  // responsive, instead of one long task; it starts once the drafts are read, so the grid
+  // is not drawn disabled first and then again. Month switches after it draw at once
+  // (docs/performance.md).
+  const ready = shown !== undefined && drafts !== undefined;
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => {
+    if (ready && !drawn) startTransition(() => setDrawn(true));
+  }, [ready, drawn]);
 
   return (
     <section className="daily" aria-labelledby="daily-title">
@@ -167,14 +177,16 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
         </p>
       ) : null}
       <GoalAlertNotice alert={goal.alert} onDismiss={goal.dismiss} />
-      {shown?.days.warnings.map((warning) => (
-        <p key={warning} className="notice" role="status">
-          {warning}
-        </p>
-      ))}
-      {shown ? (
+      {drawn
+        ? shown?.days.warnings.map((warning) => (
+            <p key={warning} className="notice" role="status">
+              {warning}
+            </p>
+          ))
+        : null}
+      {shown && drawn ? (
         <>
-          <KpiRow figures={shown.figures} lastYear={lastYear?.figures} />
+          <KpiRow figures={shown.figures} lastYear={lastYear?.figures} headingLevel={2} />
           <PacePanel paces={shown.paces} remainingDays={Math.max(shown.days.workDays - shown.days.daysComplete, 0)} />
           {/* The cell that last had focus is the one "History of ..." below asks about. */}
           <div onFocus={lastCell.onFocus}>
