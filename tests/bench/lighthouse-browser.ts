@@ -79,7 +79,9 @@ export async function signIn(page: Page, appUrl: string, email = 'manager@exampl
 /**
  * Opens `url` and waits until the service worker controls the page and has stored the app
  * shell (its install finished), so the next visit is a returning device's: the app from the
- * worker's cache, the data from IndexedDB.
+ * worker's cache, the data from IndexedDB. Then the page is left and the worker stopped, as
+ * when the app was closed: the next visit starts it again, and does not land in this
+ * page's renderer with its heap (which made DevTools' own start-up on it a long task).
  */
 export async function warmUp(page: Page, url: string, ready: (page: Page) => Promise<void>): Promise<void> {
   await page.goto(url);
@@ -91,4 +93,9 @@ export async function warmUp(page: Page, url: string, ready: (page: Page) => Pro
       await new Promise<void>((resolve) => registration.active?.addEventListener('statechange', () => resolve(), { once: true }));
     }
   });
+  await page.goto('about:blank');
+  const session = await page.context().newCDPSession(page);
+  await session.send('ServiceWorker.enable');
+  await session.send('ServiceWorker.stopAllWorkers');
+  await session.detach();
 }
