@@ -141,4 +141,97 @@ describe('the Daily screen', () => {
     expect(await local()).toBe(2);
     await expect.poll(() => tile('CP ELR').locator('.headline').textContent()).toBe('$185');
   });
+
+  it("keeps the grid's inputs through month switches, writing each month's labels and values into them", async () => {
+    const monthKey = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}`;
+    const now = new Date();
+    const firstOf = (back: number) => new Date(now.getFullYear(), now.getMonth() - back, 1);
+    // Two past months of demo data whose first days fall on different weekdays (a February of
+    // 28 days and its March do not), so the same positions show other dates, some in the
+    // month in one and outside it in the other.
+    const back = firstOf(2).getDay() === firstOf(1).getDay() ? 3 : 2;
+    const [earlier, later] = [monthKey(firstOf(back)), monthKey(firstOf(back - 1))];
+    /** The inputs on screen, by label and value, in the grid's order. */
+    const inputs = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLInputElement>('.day-grid input')].filter((input) => input.getBoundingClientRect().width > 0).map((input) => [input.getAttribute('aria-label'), input.value]),
+      );
+    const opened = async (month: string) => {
+      await page.goto(`${e2e.appUrl}/daily?month=${month}`);
+      await page.getByLabel(`CP Hours ${month}-01`).waitFor();
+      await expect.poll(async () => (await inputs()).filter(([, value]) => value !== '').length, { timeout: 20_000 }).toBeGreaterThan(20);
+      return inputs();
+    };
+    // Each month as a page opened on it shows it.
+    const fresh = { [earlier]: await opened(earlier), [later]: await opened(later) };
+    expect(fresh[earlier]).not.toEqual(fresh[later]);
+    await opened(earlier);
+    const months = page.getByRole('group', { name: 'Daily month' });
+    const show = async (button: 'Next >' | '< Prev', month: string, expected = fresh[month]) => {
+      await months.getByRole('button', { name: button }).click();
+      await expect.poll(inputs).toEqual(expected);
+    };
+    // The months beside the one on screen are read while the page is idle; once there and
+    // back, both are in memory, as after any while on the page.
+    await show('Next >', later);
+    await show('< Prev', earlier);
+    // Every input in the grid, day cells and week parts, marked as an element.
+    const marked = await page.evaluate(() => {
+      const all = [...document.querySelectorAll<HTMLInputElement>('.day-grid input')];
+      for (const input of all) (input as HTMLInputElement & { kept?: boolean }).kept = true;
+      return all.length;
+    });
+    const dayCells = () => page.evaluate(() => document.querySelectorAll('.day-grid .day input').length);
+    // Six weeks of seven days of six, whatever the month.
+    expect(await dayCells()).toBe(6 * 7 * 6);
+    expect(marked).toBeGreaterThan(6 * 7 * 6);
+    const mountedSinceMarked = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLInputElement>('.day-grid input')].filter((input) => !(input as HTMLInputElement & { kept?: boolean }).kept).map((input) => input.getAttribute('aria-label')),
+      );
+    for (const [button, month] of [['Next >', later], ['< Prev', earlier], ['Next >', later]] as const) {
+      await show(button, month);
+      // The same day inputs, none mounted anew (only a week part's two inputs come with a month of more weeks).
+      expect((await mountedSinceMarked()).filter((label) => !/^(Days Complete|Work Days) Week \d$/.test(label ?? ''))).toEqual([]);
+      expect(await dayCells()).toBe(6 * 7 * 6);
+    }
+    // The inputs of days outside the month are out of reach: hidden, disabled, not focusable,
+    // and absent from what a screen reader is given.
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement>('.day-grid .day input')]
+        .filter((input) => input.getBoundingClientRect().width === 0)
+        .map((input) => {
+          input.focus();
+          return { label: input.getAttribute('aria-label') ?? '', reachable: document.activeElement === input || !input.disabled || input.closest('[hidden]') === null };
+        }),
+    );
+    expect(outside.length).toBeGreaterThan(0);
+    expect(outside.filter((input) => input.reachable)).toEqual([]);
+    const [firstOutside] = outside;
+    if (!firstOutside) throw new Error('no input outside the month');
+    expect(await page.getByLabel(firstOutside.label).count()).toBe(1);
+    expect(await page.getByRole('textbox', { name: firstOutside.label }).count()).toBe(0);
+    // Typed after the switches, a value is saved for the date the input shows now (the same
+    // input showed another date in the other month).
+    const label = `W Hours ${later}-05`;
+    await page.getByLabel(label).fill('0.75');
+    await page.getByLabel(`W Sales ${later}-05`).click();
+    const stored = (date: string) =>
+      page.evaluate(async (key) => {
+        const db = await new Promise<IDBDatabase>((resolve) => {
+          const request = indexedDB.open('service-dashboard');
+          request.onsuccess = () => resolve(request.result);
+        });
+        return new Promise<unknown>((resolve) => {
+          const request = db.transaction('daily_inputs').objectStore('daily_inputs').get(key);
+          request.onsuccess = () => resolve((request.result as { value?: unknown } | undefined)?.value ?? null);
+        });
+      }, [demo.storeA, date, 'W', 'hours']);
+    await expect.poll(() => stored(`${later}-05`)).toBe(0.75);
+    // The other month shows its own values still, and the value comes back with its month.
+    await show('< Prev', earlier);
+    const withTyped = fresh[later]?.map((input) => (input[0] === label ? [label, '0.75'] : input));
+    expect(withTyped).not.toEqual(fresh[later]);
+    await show('Next >', later, withTyped);
+  });
 });

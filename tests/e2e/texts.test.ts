@@ -59,7 +59,8 @@ describe('the texts a person reads', () => {
     // Offline, as a phone out of reach of the shop's Wi-Fi, with a figure typed and waiting:
     // "Sync now" still tries to send it, and fails.
     await page.goto(`${e2e.appUrl}/daily`);
-    const cell = page.locator('input.cell').first();
+    // The first cell on screen (the grid keeps hidden inputs for the days outside the month).
+    const cell = page.locator('input.cell:visible').first();
     await cell.waitFor();
     await context.setOffline(true);
     await cell.fill('7');
