@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { monthLabel, readMonth, shiftMonth, yearAndMonth } from '../../../src/domain/month.ts';
+import { monthKeyOf, monthLabel, readMonth, shiftMonth, yearAndMonth } from '../../../src/domain/month.ts';
 import { greeting, isAdminFlag, personName, storeIdOf } from '../../../src/domain/people.ts';
 
 describe('greeting', () => {
@@ -45,6 +45,16 @@ describe('the selected month', () => {
     expect(readMonth('2025-13', today)).toBe('2026-11');
     expect(readMonth('junk', today)).toBe('2026-11');
     expect(readMonth(null, today)).toBe('2026-11');
+    // A month of two digits from 01 to 12 and a year of four, nothing around them.
+    for (const invalid of ['2025-00', '2025-1', '25-01', '2025-011', ' 2025-01', '2025/01', '2025-01-01', '']) expect(readMonth(invalid, today)).toBe('2026-11');
+    expect(readMonth('2025-12', today)).toBe('2025-12');
+    expect(readMonth('2025-10', today)).toBe('2025-10');
+  });
+  it("is written from a date's year and month, as the device's clock reads them", () => {
+    expect(monthKeyOf(today)).toBe('2026-11');
+    expect(monthKeyOf(new Date(2027, 0, 1))).toBe('2027-01');
+    expect(monthKeyOf(new Date(2026, 11, 31, 23, 59))).toBe('2026-12');
+    expect(monthKeyOf(new Date(987, 4, 2))).toBe('0987-05');
   });
   it('moves one month at a time across year ends', () => {
     expect(shiftMonth('2026-12', 1)).toBe('2027-01');
