@@ -43,6 +43,7 @@ export class CellSlot {
 }
 
 type Shown =
+  /** `unsubmitted`: typed in Submit mode and not submitted yet: marked, and described as such to screen readers. */
   | { label: string; value: number | null; unsubmitted?: boolean; slot?: undefined }
   /** A kept cell: what it shows comes from the slot (see KeptCell). */
   | { slot: CellSlot; label?: undefined; value?: undefined; unsubmitted?: undefined };
@@ -62,7 +63,6 @@ type Props = Shown & {
   placeholder?: string;
   /** The stored field behind the cell, for "History of ..." (kept on the input as data-history). */
   history?: { table: string; key: Record<string, unknown>; field: string };
-  /** Typed in Submit mode and not submitted yet (`unsubmitted`, above): marked, and described as such to screen readers. */
   /** Not on screen (a kept cell of a day outside the month): hidden, and never focused. */
   hidden?: boolean;
   /** Whether a value once stored is signed "saved on this device" (not where values wait for "Submit Data"). */
