@@ -147,17 +147,28 @@ export function useMonthRows(storeId: string | null, month: MonthKey): MonthRows
 }
 
 /**
+ * The latest the months beside the one on screen are read, in milliseconds after it was:
+ * before a month the screen let go of is dropped (live-months.ts keeps one for two
+ * seconds), so a switch back and forth keeps both.
+ */
+const besideAtLatestMs = 1_000;
+
+/**
  * Runs `work` once the page is idle, after `skip` idle periods (one piece of work per
- * idle period, for several); at the latest after two seconds. Returns a cancel.
+ * idle period, for several); at the latest `besideAtLatestMs` from now. Returns a cancel.
  */
 function whenIdle(work: () => void, skip = 0): () => void {
+  const deadline = performance.now() + besideAtLatestMs;
   let handle: { cancel(): void };
   const wait = (left: number) => {
+    const next = () => (left > 0 ? wait(left - 1) : work());
+    // (An idle callback's timeout of 0 would mean none.)
+    const remaining = Math.max(1, deadline - performance.now());
     if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(() => (left > 0 ? wait(left - 1) : work()), { timeout: 2_000 });
+      const id = requestIdleCallback(next, { timeout: remaining });
       handle = { cancel: () => cancelIdleCallback(id) };
     } else {
-      const id = setTimeout(() => (left > 0 ? wait(left - 1) : work()), 50);
+      const id = setTimeout(next, Math.min(remaining, 50));
       handle = { cancel: () => clearTimeout(id) };
     }
   };
