@@ -7,6 +7,7 @@ import { observeSyncCounts } from '../data/observe.ts';
 import { requestPersistentStorage } from '../data/storage-health.ts';
 import { createAccountService } from '../sync/account.ts';
 import type { Connection } from './connect.ts';
+import { connectWhen } from './connect-when.ts';
 import { deferredAdminApi, deferredServerReads, deferredSyncRuntime } from './deferred-services.ts';
 import { createSyncStatusStore } from '../sync/status-store.ts';
 import { App } from './App.tsx';
@@ -55,40 +56,15 @@ const render = (updateReady: (() => void) | null) =>
   );
 registerServiceWorker((apply) => render(apply));
 render(null);
-// supabase-js and the sync runtime load once the screen has drawn what it reads from the
-// device (a month's rows), at the latest after a second (a screen without month rows, or
-// a hidden tab, which paints no frames). Starting them is tens of milliseconds of main
-// thread an offline start would otherwise spend before its grid. With nobody signed in
-// they load when the person starts signing in (a touch, a key, a focus, or the form
-// sent): a form takes longer to fill in than they take to arrive, and the login page
-// loads no more than it shows. Until then the device database itself gives the login
-// page its count of edits waiting on the device.
-let loading = false;
-const load = () => {
-  if (loading) return;
-  loading = true;
-  stopWatching();
-  void Promise.all([loadWithRetry(() => import('./connect.ts')), config]).then(([{ connect }, backend]) => connected(connect(backend, db, status)));
-};
-const afterPaint = () => requestAnimationFrame(() => setTimeout(load));
-const intents = ['pointerdown', 'keydown', 'focusin', 'submit'] as const;
-const onIntent = () => load();
-let signedOutWatchers: Array<() => void> = [];
-const watchers = [
-  monthRowsOf(db).subscribe(afterPaint),
-  account.state.subscribe((state) => {
-    if (state.status !== 'signed-out' || signedOutWatchers.length > 0) return;
-    for (const type of intents) document.addEventListener(type, onIntent, { capture: true, passive: true });
-    signedOutWatchers = [
-      () => intents.forEach((type) => document.removeEventListener(type, onIntent, { capture: true })),
-      observeSyncCounts(db, (counts) => sync.status.setState({ ...counts, countsRead: true })),
-    ];
-  }),
-  () => signedOutWatchers.forEach((stop) => stop()),
-];
-function stopWatching() {
-  for (const stop of watchers.splice(0)) stop();
-}
-setTimeout(() => {
-  if (account.state.getState().status !== 'signed-out') load();
-}, 1_000);
+// supabase-js and the sync runtime load when they are first wanted (connect-when.ts).
+connectWhen({
+  load: () =>
+    void Promise.all([loadWithRetry(() => import('./connect.ts')), config]).then(([{ connect }, backend]) => connected(connect(backend, db, status))),
+  account: account.state,
+  onMonthRows: (listener) => monthRowsOf(db).subscribe(listener),
+  target: document,
+  // The login page's count of edits waiting on the device, from the device database itself.
+  whileSignedOut: () => observeSyncCounts(db, (counts) => sync.status.setState({ ...counts, countsRead: true })),
+  afterPaint: (work) => requestAnimationFrame(() => setTimeout(work)),
+  latestMs: 1_000,
+});
