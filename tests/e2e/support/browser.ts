@@ -8,6 +8,7 @@
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { expect } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,8 +29,13 @@ export function launchBrowser(profile: string, options: { viewport?: { width: nu
  */
 export const networkFailures = /Failed to load resource|net::ERR_|ERR_CONNECTION|ERR_EMPTY_RESPONSE|ERR_INTERNET_DISCONNECTED|WebSocket connection|^TypeError: Failed to fetch/i;
 
-/** The lines a browser logs for requests made while it is offline: expected in a test that takes it offline. */
-export const offlineFailures = /net::ERR_INTERNET_DISCONNECTED|^TypeError: Failed to fetch/;
+/**
+ * The lines a browser logs for requests made while it is offline: expected in a test that
+ * takes it offline. A page cut off right after it opened also logs its service worker's
+ * registration failing (the worker's script could not be fetched; the app registers it
+ * again once the network is back).
+ */
+export const offlineFailures = /net::ERR_INTERNET_DISCONNECTED|^TypeError: Failed to fetch|^An unknown error occurred when fetching the script/;
 
 /** The line a browser logs for a reply with this status: expected where a test makes the server refuse a request. */
 export const refusedWith = (status: number) => new RegExp(`Failed to load resource: the server responded with a status of ${status}\\b`);
@@ -59,14 +65,20 @@ export function browserFaults(expected: RegExp[] = []): BrowserFaults {
   const pageErrors: string[] = [];
   const allowed: Array<{ pattern: RegExp; test?: string }> = expected.map((pattern) => ({ pattern }));
 
+  /**
+   * The test running, or the last one that ran (a late reply's error belongs to the test
+   * that caused it): expect's currentTestName, which stays set between tests.
+   */
+  const lastTest = () => expect.getState().currentTestName;
+
   function watchPage(page: Page, sinks: string[][]): void {
     // Named after the test running when it happened, so the file's failure points at it.
     const record = (text: string) => {
-      const during = expect.getState().currentTestName;
+      const during = lastTest();
       sinks.forEach((sink) => sink.push(during ? `${text} (during "${during}")` : text));
     };
     const isExpected = (text: string) => {
-      const during = expect.getState().currentTestName;
+      const during = lastTest();
       return allowed.some(({ pattern, test }) => (test === undefined || test === during) && pattern.test(text));
     };
     page.on('pageerror', (error) => record(`pageerror: ${error.name}: ${error.message} ${error.stack?.split('\n').slice(0, 4).join(' | ') ?? ''}`));
@@ -86,7 +98,9 @@ export function browserFaults(expected: RegExp[] = []): BrowserFaults {
     securityViolations,
     pageErrors,
     expectConsoleErrors(...patterns) {
-      const test = expect.getState().currentTestName;
+      // From a file's hooks, for the whole file: there expect's test name may still be the
+      // previous file's last test (the browser files share one module graph per process).
+      const test = getCurrentTest() ? lastTest() : undefined;
       allowed.push(...patterns.map((pattern) => ({ pattern, test })));
     },
     async watch(context, perBrowser) {
