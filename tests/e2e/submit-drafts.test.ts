@@ -154,6 +154,9 @@ describe('values typed in Submit mode and not submitted yet', () => {
     await page.goto(`${e2e.appUrl}/?view=all&month=2031-10`);
     await page.getByRole('button', { name: 'Submit Data' }).waitFor();
     await page.locator('#weekly-section article[aria-label="Week 2"]').waitFor();
+    // The Daily section draws its grid once its month and drafts are read, in slices, so
+    // it may come after the Weekly section: counted once it is there.
+    await page.getByLabel('CP Hours 2031-10-31').waitFor();
     expect(await inputs('Days Complete Week 2').count()).toBe(1);
     expect(await inputs('Work Days Week 2').count()).toBe(1);
     await inputs('Days Complete Week 2').fill('3');
