@@ -7,8 +7,7 @@
  */
 import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { expect } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { expect, TestRunner } from 'vitest';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -100,7 +99,7 @@ export function browserFaults(expected: RegExp[] = []): BrowserFaults {
     expectConsoleErrors(...patterns) {
       // From a file's hooks, for the whole file: there expect's test name may still be the
       // previous file's last test (the browser files share one module graph per process).
-      const test = getCurrentTest() ? lastTest() : undefined;
+      const test = TestRunner.getCurrentTest() ? lastTest() : undefined;
       allowed.push(...patterns.map((pattern) => ({ pattern, test })));
     },
     async watch(context, perBrowser) {
