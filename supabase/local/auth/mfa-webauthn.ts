@@ -13,8 +13,8 @@ import { isPostgresError } from '../db/database.ts';
 import type { Reply } from '../http.ts';
 import type { FactorRow } from './factors.ts';
 import { userFactors } from './factors.ts';
-import type { Caller, MfaContext } from './mfa.ts';
-import { aal2Session, disabledType, friendlyNameOf, insertFactor, liveChallenge, raiseToAal2, rateLimited, refuseNewFactor } from './mfa.ts';
+import type { Caller, MfaContext } from './mfa-steps.ts';
+import { aal2Session, disabledType, friendlyNameOf, insertFactor, liveChallenge, raiseToAal2, rateLimited, refuseNewFactor } from './mfa-steps.ts';
 import type { CeremonyState, KnownCredential, StoredCredential } from './webauthn.ts';
 import { creationOptions, requestOptions, verifyAssertion, verifyRegistration } from './webauthn.ts';
 

@@ -7,7 +7,7 @@
  * taking one row of a relation and returning rows of another). Kept per origin relation;
  * an embed looks among those of its parent (relationships.ts).
  */
-import type { Table } from './schema-cache.ts';
+import type { Table } from './relation-shape.ts';
 import type { ViewKey } from './view-keys.ts';
 import { expandViewColumns } from './view-keys.ts';
 

@@ -8,33 +8,13 @@
  */
 import type { Queryable } from '../db/database.ts';
 import { functionsQuery, relationsQuery, viewsQuery } from './catalog-queries.ts';
+import type { Column, Table } from './relation-shape.ts';
 import type { ComputedSource, ForeignKey, Relationship } from './relationship-graph.ts';
 import { buildRelationships, relationKey } from './relationship-graph.ts';
 import type { RawViews } from './view-keys.ts';
 import { viewKeys } from './view-keys.ts';
 
-/** `type` as format_type prints it; `udt` the type's name (int4, _text), as Realtime reports columns. */
-export type Column = {
-  name: string;
-  type: string;
-  udt: string;
-  isArray: boolean;
-  /** A composite type: JSON paths reach into it through to_jsonb, as into arrays. */
-  isComposite: boolean;
-  /** The column's default expression, as PostgREST's schema cache keeps it for `Prefer: missing=default`. */
-  default?: string;
-};
-
-export type Table = {
-  schema: string;
-  name: string;
-  columns: Map<string, Column>;
-  columnOrder: string[];
-  primaryKey: string[];
-  /** Primary key and unique constraints, each a column list: a foreign key over one of them is one-to-one. */
-  uniqueKeys: string[][];
-  isView: boolean;
-};
+export type { Column, Table } from './relation-shape.ts';
 
 /** A function's input parameter as PostgREST lists it: unnamed ones have the name ''. */
 export type RoutineParam = { name: string; type: string; maxType: string; required: boolean; variadic: boolean };
