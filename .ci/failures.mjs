@@ -1,0 +1,23 @@
+// Prints each failed test of the given vitest JSON reports with the first lines of its
+// message, so the end of a CI log (often all that is kept) names what failed.
+import { existsSync, readFileSync } from 'node:fs';
+
+const firstLines = (text, count) => text.split('\n').slice(0, count).join('\n    ');
+let failures = 0;
+for (const file of process.argv.slice(2)) {
+  if (!existsSync(file)) continue;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  for (const suite of report.testResults ?? []) {
+    const failed = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
+    if (failed.length === 0 && suite.status === 'failed') {
+      failures += 1;
+      console.log(`FAILED ${suite.name}\n    ${firstLines(suite.message ?? '(no message)', 12)}`);
+    }
+    for (const test of failed) {
+      failures += 1;
+      const message = (test.failureMessages ?? []).join('\n') || '(no message)';
+      console.log(`FAILED ${suite.name} > ${test.fullName}\n    ${firstLines(message, 12)}`);
+    }
+  }
+}
+console.log(failures === 0 ? 'No failed tests in the reports.' : `${failures} failed test(s).`);
