@@ -33,6 +33,12 @@ const shared = {
   expect: { poll: { timeout: 10_000 } },
 } as const;
 
+// In CI a failed database or stack test runs once more: there the suites share two cores
+// with the browser tests, and a cycle can meet a timeout the product rightly keeps. A real
+// fault fails both times; a test that passed only on its second run is named at the end
+// of the CI log (scripts/test-failures.ts), to be made steady rather than forgotten.
+const retry = process.env.CI ? 1 : 0;
+
 export default defineConfig({
   test: {
     maxWorkers: 2,
@@ -64,6 +70,7 @@ export default defineConfig({
           ...shared,
           // SQL against a migrated database: most of the work is the database's.
           name: 'database',
+          retry,
           include: ['tests/integration/db/**/*.test.ts', 'tests/integration/rls/**/*.test.ts'],
           exclude: measuring,
           pool: 'forks',
@@ -80,6 +87,7 @@ export default defineConfig({
           ...shared,
           // The embedded backend over HTTP and websockets, and devices syncing through it.
           name: 'stack',
+          retry,
           include: ['tests/integration/stack/**/*.test.ts', 'tests/integration/sync/**/*.test.ts'],
           exclude: measuring,
           pool: 'forks',

@@ -20,6 +20,10 @@ const shared = {
   // A screen that is right a moment later passes; on a busy machine a moment can be
   // several seconds, and vitest's default of one second then fails a correct app.
   expect: { poll: { timeout: 10_000 } },
+  // In CI a failed test runs once more, as for the stack suites (vitest.config.ts): a real
+  // fault fails both times, and one that passed only on its second run is named at the
+  // end of the CI log.
+  retry: process.env.CI ? 1 : 0,
 } as const;
 
 export default defineConfig({

@@ -12,21 +12,21 @@
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openPgliteDatabase } from '../supabase/local/db/pglite-database.ts';
-import { applyMigrations, bootstrap, migrationsDir } from '../supabase/local/db/migrate.ts';
+import { applyMigrations, migrationsDir } from '../supabase/local/db/migrate.ts';
 import type { Catalog } from './db/catalog.ts';
 import { readCatalog } from './db/catalog.ts';
 import { compareCatalogs, describeDifferences } from './db/compare.ts';
 import { applyDeclaredSchema } from './db/declared-schema.ts';
 import { planMigration } from './db/migration-writer.ts';
+import { openScratchDatabase } from './db/scratch-database.ts';
+import type { Database } from '../supabase/local/db/database.ts';
 
 export type DiffOptions = { name: string; version?: string; dryRun?: boolean; migrations?: string; supabase?: string; log?: (line: string) => void };
 export type DiffResult = { file: string | null; sql: string; byHand: string[]; remaining: string };
 
-async function catalogOf(build: (db: Awaited<ReturnType<typeof openPgliteDatabase>>) => Promise<unknown>): Promise<Catalog> {
-  const db = await openPgliteDatabase();
+async function catalogOf(build: (db: Database) => Promise<unknown>): Promise<Catalog> {
+  const db = await openScratchDatabase();
   try {
-    await bootstrap(db);
     await build(db);
     return await readCatalog(db);
   } finally {

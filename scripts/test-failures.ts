@@ -1,6 +1,8 @@
 /**
  * Prints each failed test of the given vitest JSON reports with the first lines of its
- * message, so the end of a CI log (often all that is kept of it) names what failed.
+ * message, and each test that failed and then passed when run again (CI runs a failed
+ * test once more), so the end of a CI log (often all that is kept of it) names what
+ * failed and what is unsteady.
  * Usage: tsx scripts/test-failures.ts REPORT.json...
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ interface FileResult {
 const firstLines = (text: string, count: number) => text.split('\n').slice(0, count).join('\n    ');
 
 let failures = 0;
+let unsteady = 0;
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, 'utf8')) as { testResults?: FileResult[] };
@@ -30,10 +33,15 @@ for (const file of process.argv.slice(2)) {
       failures += 1;
       console.log(`FAILED ${suite.name}\n    ${firstLines(suite.message || '(no message)', 12)}`);
     }
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status !== 'passed' || !test.failureMessages?.length) continue;
+      unsteady += 1;
+      console.log(`PASSED ON A SECOND RUN ${suite.name} > ${test.fullName}\n    ${firstLines(test.failureMessages.join('\n'), 6)}`);
+    }
     for (const test of failed) {
       failures += 1;
       console.log(`FAILED ${suite.name} > ${test.fullName}\n    ${firstLines((test.failureMessages ?? []).join('\n') || '(no message)', 12)}`);
     }
   }
 }
-console.log(failures === 0 ? 'No failed tests in the reports.' : `${failures} failed test(s).`);
+console.log(`${failures} failed test(s), ${unsteady} passed only on a second run.`);

@@ -6,7 +6,7 @@ import { explainRefusal } from '../../../src/domain/refusals.ts';
 import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import type { Device } from './device.ts';
-import { dailyWrite } from './device.ts';
+import { dailyWrite, syncUntilSettled } from './device.ts';
 import { useSyncedDevice } from './synced-device.ts';
 
 /**
@@ -51,8 +51,11 @@ describe('edits the server refuses', () => {
     // The bad row was queued by an app from before the limits; the device still holds it after the update.
     await device.save(Array.from({ length: 500 }, (_, n) => dailyWrite(n, n + 0.5)).filter((_, n) => n !== 137));
     await queueAsOlderApp(device, [dailyWrite(137, 1e15)]);
-    const result = await device.engine({ batchSize: 500 }).runOnce('manual');
-    expect(result).toMatchObject({ ok: true, pushed: 499, refused: 1 });
+    const result = await syncUntilSettled(device.engine({ batchSize: 500 }));
+    expect(result.ok, `transient failures: ${result.transient.join('; ')}`).toBe(true);
+    // A cycle cut short reports nothing of the batches it did land; the counts are the
+    // engine's own only when the first cycle ended well. The rows below are checked either way.
+    if (result.transient.length === 0) expect(result).toMatchObject({ pushed: 499, refused: 1 });
     expect(await count(`entry_date between '2031-01-01' and '2032-12-31'`)).toBe(499);
     const [letter, ...others] = await device.db.deadLetters.toArray();
     expect(others).toEqual([]);

