@@ -20,8 +20,12 @@ import { pgliteDatabase } from '../../supabase/local/db/pglite-database.ts';
 import { openPostgresDatabase } from '../../supabase/local/db/postgres-database.ts';
 import { applyMigrations, bootstrap, migrationsDir, seed } from '../../supabase/local/db/migrate.ts';
 
-/** 'seeded': migrations and the demo seed; 'migrated': migrations only. */
-export type TemplateKind = 'seeded' | 'migrated';
+/**
+ * 'seeded': migrations and the demo seed; 'migrated': migrations only; 'bootstrapped':
+ * the roles and schemas migrations expect, no migration (for tests that apply them in
+ * steps). A PGlite copy of the last spares initdb, which takes longer than every migration.
+ */
+export type TemplateKind = 'seeded' | 'migrated' | 'bootstrapped';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const pgliteCacheDir = path.join(tmpdir(), 'service-dashboard-test-databases');
@@ -53,6 +57,7 @@ export function templateKey(): Promise<string> {
 
 async function build(db: Database, kind: TemplateKind): Promise<void> {
   await bootstrap(db);
+  if (kind === 'bootstrapped') return;
   await applyMigrations(db);
   if (kind === 'seeded') await seed(db);
 }
@@ -232,7 +237,8 @@ export async function prepareTemplates(serverUrl: string | undefined): Promise<v
   };
   await Promise.all([
     dropStalePgliteDumps(),
-    ...kinds.map((kind) => pgliteTemplate(kind)),
+    // A bootstrapped PostgreSQL database is a plain CREATE DATABASE away; only PGlite's is copied.
+    ...[...kinds, 'bootstrapped' as const].map((kind) => pgliteTemplate(kind)),
     ...(serverUrl ? [postgres(serverUrl)] : []),
   ]);
 }

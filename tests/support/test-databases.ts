@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '../../supabase/local/db/database.ts';
-import { openPgliteDatabase } from '../../supabase/local/db/pglite-database.ts';
 import { openPostgresDatabase } from '../../supabase/local/db/postgres-database.ts';
 import { bootstrap } from '../../supabase/local/db/migrate.ts';
 import type { TemplateKind } from './database-templates.ts';
@@ -38,10 +37,7 @@ export async function createTestDatabase(
   // only a database meant to receive migrations in steps is built here.
   const kind: TemplateKind | undefined = options.migrate === false ? undefined : options.seed === false ? 'migrated' : 'seeded';
   if (engine === 'pglite') {
-    if (kind) return withDispose(await openPgliteCopy(kind));
-    const db = withDispose(await openPgliteDatabase());
-    await bootstrap(db);
-    return db;
+    return withDispose(await openPgliteCopy(kind ?? 'bootstrapped'));
   }
   const db = await createPostgresDatabase(options.serverUrl ?? adminUrl, kind);
   if (!kind) await bootstrap(db);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../supabase/local/db/database.ts';
 import { applyMigrations, seed } from '../../../supabase/local/db/migrate.ts';
-import type { TestDatabase } from '../../support/test-databases.ts';
+import type { EngineName, TestDatabase } from '../../support/test-databases.ts';
 import { createTestDatabase, engines } from '../../support/test-databases.ts';
 
 /** What a database holds, in a form two databases can be compared by. */
@@ -39,16 +39,27 @@ async function shape(db: Database): Promise<Record<string, unknown>> {
   };
 }
 
-async function builtAfresh(copy: TestDatabase, seeded: boolean): Promise<Record<string, unknown>> {
-  // A second database on the same engine, built step by step as before templates existed.
-  const fresh = await createTestDatabase(copy.engine, { migrate: false });
-  try {
-    await applyMigrations(fresh);
-    if (seeded) await seed(fresh);
-    return await shape(fresh);
-  } finally {
-    await fresh.dispose();
+type Shapes = { migrated: Record<string, unknown>; seeded: Record<string, unknown> };
+const afresh = new Map<EngineName, Promise<Shapes>>();
+
+/** What a database built step by step gives, as before templates existed: migrated, then seeded. */
+function builtAfresh(engine: EngineName): Promise<Shapes> {
+  let shapes = afresh.get(engine);
+  if (!shapes) {
+    shapes = (async () => {
+      const fresh = await createTestDatabase(engine, { migrate: false });
+      try {
+        await applyMigrations(fresh);
+        const migrated = await shape(fresh);
+        await seed(fresh);
+        return { migrated, seeded: await shape(fresh) };
+      } finally {
+        await fresh.dispose();
+      }
+    })();
+    afresh.set(engine, shapes);
   }
+  return shapes;
 }
 
 for (const engine of engines) {
@@ -61,7 +72,7 @@ for (const engine of engines) {
     it('a seeded copy holds what migrating and seeding afresh gives', async () => {
       const copy = await createTestDatabase(engine);
       opened.push(copy);
-      const expected = await builtAfresh(copy, true);
+      const expected = (await builtAfresh(engine)).seeded;
       expect((expected.stores as unknown[]).length).toBeGreaterThan(0);
       expect(await shape(copy)).toEqual(expected);
     });
@@ -70,7 +81,7 @@ for (const engine of engines) {
       const copy = await createTestDatabase(engine, { seed: false });
       opened.push(copy);
       const actual = await shape(copy);
-      expect(actual).toEqual(await builtAfresh(copy, false));
+      expect(actual).toEqual((await builtAfresh(engine)).migrated);
       expect(actual.stores).toEqual([]);
     });
 
