@@ -8,7 +8,7 @@
  * seed, or a new day, gives a new template and the old one is never used again.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +106,18 @@ async function loadOrBuildPgliteDump(kind: TemplateKind): Promise<Blob> {
 /** A new in-memory PGlite holding a copy of the template. */
 export async function openPgliteCopy(kind: TemplateKind): Promise<Database> {
   return pgliteDatabase(await openPglite(await pgliteTemplate(kind)));
+}
+
+/**
+ * A new temporary PGlite data folder holding a copy of the template, as the backend leaves
+ * one after its first start (less the secret it writes beside the data, made on the next
+ * start): for tests of restarts, backups and scripts that start from a folder in use.
+ */
+export async function pgliteDataFolder(kind: TemplateKind, prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  const pglite = await PGlite.create(dir, { extensions: { pgcrypto }, loadDataDir: await pgliteTemplate(kind) });
+  await pglite.close();
+  return dir;
 }
 
 async function withAdmin<T>(serverUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {

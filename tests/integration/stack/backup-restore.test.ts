@@ -16,6 +16,7 @@ import { demo } from '../../support/demo.ts';
 import type { TableFingerprint } from '../../support/fingerprint.ts';
 import { tableFingerprints } from '../../support/fingerprint.ts';
 import { emptyPostgresDatabase, engines } from '../../support/test-databases.ts';
+import { pgliteDataFolder } from '../../support/database-templates.ts';
 
 // A backup of a seeded database with writes of its own (a new user, sessions, text that
 // looks like SQL and psql commands), restored into a fresh PGlite folder and a fresh
@@ -82,7 +83,7 @@ describe('backups', () => {
   let source: Source;
 
   beforeAll(async () => {
-    sourceDir = await mkdtemp(path.join(tmpdir(), 'backup-source-'));
+    sourceDir = await pgliteDataFolder('seeded', 'backup-source-');
     cleanup.push(() => rm(sourceDir, { recursive: true, force: true }));
     const db = await openDatabase({ dataDir: sourceDir });
     const stack = await startLocalStack({ db, port: 0 });

@@ -1,7 +1,9 @@
+import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
 import { demo } from '../../support/demo.ts';
+import { pgliteDataFolder } from '../../support/database-templates.ts';
 
 // The backend process killed hard (SIGKILL, no shutdown) while writes are in flight, then
 // started again on the same PGlite folder: every write that was answered 2xx must be
@@ -17,7 +19,13 @@ describe('acknowledged writes across a hard kill of the backend process', () => 
   afterAll(() => backend?.stop());
 
   it('finds every row answered 2xx after kill -9 and a restart on the same data', async () => {
-    backend = await startBackendProcess();
+    // The first start on a folder (migrating, seeding) is backend-process.test.ts's; this one starts on a folder in use.
+    const dataTemplate = await pgliteDataFolder('seeded', 'durability-template-');
+    try {
+      backend = await startBackendProcess({ dataTemplate });
+    } finally {
+      await rm(dataTemplate, { recursive: true, force: true });
+    }
     const manager = backend.client();
     const signedIn = await manager.auth.signInWithPassword({ email: 'manager@example.com', password: demo.password });
     expect(signedIn.error).toBeNull();

@@ -21,6 +21,7 @@ import { demo } from '../../support/demo.ts';
 import type { Enrolled } from '../../support/mfa.ts';
 import { enrolAndVerify, sessionClaims, verifyWithCode } from '../../support/mfa.ts';
 import { emptyPostgresDatabase, engines } from '../../support/test-databases.ts';
+import { pgliteDataFolder } from '../../support/database-templates.ts';
 
 const slow = 300_000;
 
@@ -55,7 +56,7 @@ describe('authenticators across a restart and a backup', () => {
   });
 
   it('keep working after a restart, and after the backup is restored on each engine', async () => {
-    const sourceDir = await mkdtemp(path.join(tmpdir(), 'mfa-source-'));
+    const sourceDir = await pgliteDataFolder('seeded', 'mfa-source-');
     cleanup.push(() => rm(sourceDir, { recursive: true, force: true }));
     let factor: Enrolled;
     const db = await openDatabase({ dataDir: sourceDir });

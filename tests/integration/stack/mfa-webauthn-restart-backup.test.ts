@@ -22,6 +22,7 @@ import { demo } from '../../support/demo.ts';
 import { sessionClaims } from '../../support/mfa.ts';
 import { SoftwareAuthenticator } from '../../support/software-authenticator.ts';
 import { emptyPostgresDatabase, engines } from '../../support/test-databases.ts';
+import { pgliteDataFolder } from '../../support/database-templates.ts';
 import { registerKey, relyingParty, signInWithKey } from '../../support/webauthn.ts';
 
 const slow = 300_000;
@@ -64,7 +65,7 @@ describe('security keys across a restart and a backup', () => {
   });
 
   it('keep working after a restart, and after the backup is restored on each engine', async () => {
-    const sourceDir = await mkdtemp(path.join(tmpdir(), 'webauthn-source-'));
+    const sourceDir = await pgliteDataFolder('seeded', 'webauthn-source-');
     cleanup.push(() => rm(sourceDir, { recursive: true, force: true }));
     const key = new SoftwareAuthenticator();
     let factorId: string;

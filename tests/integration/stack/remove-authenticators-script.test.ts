@@ -4,8 +4,7 @@
  * folder, after which the account signs in with the password alone; it refuses while the
  * backend has the folder open, and names an unknown address.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { startLocalStack } from '../../../supabase/local/server.ts';
 import { runScript } from '../../support/run-script.ts';
 import { demo } from '../../support/demo.ts';
 import { enrolAndVerify } from '../../support/mfa.ts';
+import { pgliteDataFolder } from '../../support/database-templates.ts';
 
 async function withStack<T>(dataDir: string, work: (stack: LocalStack) => Promise<T>): Promise<T> {
   const db = await openDatabase({ dataDir });
@@ -46,7 +46,7 @@ describe('npm run remove-authenticators', () => {
   });
 
   it('removes the only admin\'s authenticator from a stopped backend, and refuses while it runs', async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'remove-authenticators-'));
+    dataDir = await pgliteDataFolder('seeded', 'remove-authenticators-');
     await withStack(dataDir, async (stack) => {
       const { client } = await adminLevels(stack);
       await enrolAndVerify(client, 'Lost phone');
