@@ -6,7 +6,7 @@
  *
  *   npm run test:file-seconds -- test-results/tests.json test-results/e2e.json
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileSecondsPath } from '../tests/support/longest-first.ts';
 
@@ -24,12 +24,19 @@ try {
 } catch {
   // first run: nothing kept yet
 }
+// A report from another clone (a CI run's) names its files under that clone's folder.
+const inProject = (file: string) => {
+  const relative = path.relative(root, file);
+  return relative.startsWith('..') ? relative.slice(relative.indexOf('tests/')) : relative;
+};
 for (const report of reports) {
   const { testResults } = JSON.parse(readFileSync(report, 'utf8')) as Report;
   for (const file of testResults) {
-    seconds[path.relative(root, file.name)] = Math.round((file.endTime - file.startTime) / 100) / 10;
+    seconds[inProject(file.name)] = Math.round((file.endTime - file.startTime) / 100) / 10;
   }
 }
+// Files since removed or renamed go.
+for (const file of Object.keys(seconds)) if (!existsSync(path.join(root, file))) delete seconds[file];
 const sorted = Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => a.localeCompare(b)));
 writeFileSync(fileSecondsPath, `${JSON.stringify(sorted, null, 2)}\n`);
 console.log(`${Object.keys(sorted).length} files in ${path.relative(root, fileSecondsPath)}`);
