@@ -8,6 +8,7 @@ import { backendEntry, superviseBackend } from '../../../scripts/backend-supervi
 import { apiKeysFor, demoJwtSecret } from '../../../supabase/local/config.ts';
 import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
+import { pgliteDataFolder } from '../../support/database-templates.ts';
 import { demo } from '../../support/demo.ts';
 
 // The backend as `npm start` runs it: a process of its own, on a private data folder,
@@ -108,7 +109,8 @@ describe('the backend process', () => {
   }, processTestTimeoutMs);
 
   it('is started again by the supervisor after a hard kill, on the same port and data, and stopped with nothing left behind', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'backend-supervised-'));
+    // A folder in use already: the first start on a fresh one is the first test's.
+    const dataDir = await pgliteDataFolder('seeded', 'backend-supervised-');
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const env = { ...process.env, LOCAL_SUPABASE_DIR: dataDir, SUPABASE_PORT: '0', HOST: '127.0.0.1', SUPABASE_JWT_SECRET: '', DATABASE_URL: '' };
     const restarted: number[] = [];

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { advanceTransactionIds } from '../../../supabase/local/backup/restore-backup.ts';
 import type { Database } from '../../../supabase/local/db/database.ts';
-import { applyMigrations, bootstrap, seed } from '../../../supabase/local/db/migrate.ts';
 import { openDatabase } from '../../../supabase/local/db/open.ts';
 import { startLocalStack } from '../../../supabase/local/server.ts';
 import { runScript } from '../../support/run-script.ts';
@@ -20,6 +19,7 @@ import { startBackendProcess } from '../../support/backend-process.ts';
 import { demo } from '../../support/demo.ts';
 import type { HostedProject } from '../../support/hosted-project.ts';
 import { createHostedProject, gotrueNotNullUserColumns } from '../../support/hosted-project.ts';
+import { pgliteDataFolder } from '../../support/database-templates.ts';
 import { enrol, enrolAndVerify } from '../../support/mfa.ts';
 import { SoftwareAuthenticator } from '../../support/software-authenticator.ts';
 import { registerKey, relyingParty } from '../../support/webauthn.ts';
@@ -209,7 +209,7 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
   };
 
   beforeAll(async () => {
-    sourceDir = await mkdtemp(path.join(tmpdir(), 'export-source-'));
+    sourceDir = await pgliteDataFolder('seeded', 'export-source-');
     cleanup.push(() => rm(sourceDir, { recursive: true, force: true }));
     exportFile = path.join(await mkdtemp(path.join(tmpdir(), 'export-file-')), 'to-hosted.sql');
     cleanup.push(() => rm(path.dirname(exportFile), { recursive: true, force: true }));
@@ -218,9 +218,6 @@ describe.skipIf(!adminUrl)('npm run export -- --for-supabase, loaded into a data
     // the load must move the hosted database's counter on for devices' positions to hold.
     const serverXid = await withClient(adminUrl!, async (query) => BigInt(String((await query('select pg_current_xact_id()::text as x'))[0]?.x)));
     const db = await openDatabase({ dataDir: sourceDir });
-    await bootstrap(db);
-    await applyMigrations(db);
-    await seed(db);
     await advanceTransactionIds(db, serverXid + 20_000n);
     await db.close();
 
