@@ -21,13 +21,16 @@ Promise.all(workerData.map(async (request) => {
   .then(() => parentPort.postMessage({ done: true }), (error) => parentPort.postMessage({ error: String(error) }));
 `;
 
-/** The answers in the order they arrived. */
-export function fetchInParallelFromAnotherThread(requests: ParallelRequest[]): Promise<ParallelAnswer[]> {
+/** The answers in the order they arrived; `onAnswer` hears each as it arrives. */
+export function fetchInParallelFromAnotherThread(requests: ParallelRequest[], onAnswer?: (answer: ParallelAnswer) => void): Promise<ParallelAnswer[]> {
   return new Promise((resolve, reject) => {
     const answers: ParallelAnswer[] = [];
     const worker = new Worker(workerSource, { eval: true, workerData: requests });
     worker.on('message', (message: { answer?: ParallelAnswer; done?: boolean; error?: string }) => {
-      if (message.answer) answers.push(message.answer);
+      if (message.answer) {
+        answers.push(message.answer);
+        onAnswer?.(message.answer);
+      }
       if (message.error) reject(new Error(message.error));
       if (message.done) resolve(answers);
       if (message.done || message.error) void worker.terminate();

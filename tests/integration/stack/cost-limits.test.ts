@@ -7,6 +7,7 @@ import { fetchInParallelFromAnotherThread } from '../../support/other-thread-fet
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
 import { engines } from '../../support/test-databases.ts';
+import { untilTrue } from '../../support/poll.ts';
 
 // Each cost limit against the real stack, on every engine. Expected figures come from
 // SQL on the server's own rows, never from the code under test.
@@ -151,7 +152,17 @@ for (const engine of engines) {
         headers: { apikey: stack.keys.anonKey, Authorization: `Bearer ${managerToken}` },
       }));
       requests.push({ name: 'simple', url: `${stack.url}/rest/v1/stores?select=name`, headers: { apikey: stack.keys.anonKey, Authorization: `Bearer ${otherToken}` } });
-      const answers = await fetchInParallelFromAnotherThread(requests);
+      // The database's one slot is held until the queue is full and a read has been
+      // refused, then let go: on a busy machine the other thread can send its reads so
+      // slowly that each ends before the next arrives, and none would overflow.
+      let letGo = () => {};
+      const holder = stack.queue.run('test-holder', () => new Promise<void>((resolve) => (letGo = resolve)));
+      let answered = 0;
+      const pending = fetchInParallelFromAnotherThread(requests, () => (answered += 1));
+      await untilTrue(() => stack.queue.load.waiting === 4 && answered > 0, 30_000, 'a full queue and a refused read');
+      letGo();
+      await holder;
+      const answers = await pending;
 
       const heavy = answers.filter((a) => a.name.startsWith('heavy'));
       const refused = heavy.filter((a) => a.status === 503);
