@@ -36,7 +36,7 @@ const shared = {
 // In CI a failed database or stack test runs once more: there the suites share two cores
 // with the browser tests, and a cycle can meet a timeout the product rightly keeps. A real
 // fault fails both times; a test that passed only on its second run is named at the end
-// of the CI log (scripts/test-failures.ts), to be made steady rather than forgotten.
+// of the CI log (scripts/test-summary.ts), to be made steady rather than forgotten.
 const retry = process.env.CI ? 1 : 0;
 
 export default defineConfig({

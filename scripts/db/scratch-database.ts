@@ -1,6 +1,6 @@
 /**
  * Empty, bootstrapped in-memory PGlite databases to build a schema in and read its
- * catalog (db:diff, db:types). Creating PGlite runs initdb, which takes longer than
+ * catalog (db:diff builds two or three per run). Creating PGlite runs initdb, which takes longer than
  * applying every migration; so a process runs it once, keeps a dump of the bootstrapped
  * database, and starts every scratch database from that dump.
  */

@@ -16,16 +16,16 @@ const processTestTimeoutMs = 180_000;
 
 describe('acknowledged writes across a hard kill of the backend process', () => {
   let backend: BackendProcess | undefined;
-  afterAll(() => backend?.stop());
+  let dataDir = '';
+  afterAll(async () => {
+    await backend?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
 
   it('finds every row answered 2xx after kill -9 and a restart on the same data', async () => {
     // The first start on a folder (migrating, seeding) is backend-process.test.ts's; this one starts on a folder in use.
-    const dataTemplate = await pgliteDataFolder('seeded', 'durability-template-');
-    try {
-      backend = await startBackendProcess({ dataTemplate });
-    } finally {
-      await rm(dataTemplate, { recursive: true, force: true });
-    }
+    dataDir = await pgliteDataFolder('seeded', 'durability-');
+    backend = await startBackendProcess({ dataDir });
     const manager = backend.client();
     const signedIn = await manager.auth.signInWithPassword({ email: 'manager@example.com', password: demo.password });
     expect(signedIn.error).toBeNull();

@@ -11,7 +11,7 @@ import { AppDatabase } from '../../../src/data/app-database.ts';
 import { createAuthStorage } from '../../../src/data/auth-storage.ts';
 import type { RowWrite } from '../../../src/data/local-writes.ts';
 import { saveRows } from '../../../src/data/local-writes.ts';
-import type { CycleResult, SyncEngineOptions } from '../../../src/sync/engine.ts';
+import type { SyncEngineOptions } from '../../../src/sync/engine.ts';
 import { SyncEngine } from '../../../src/sync/engine.ts';
 import type { LockProvider } from '../../../src/sync/leader.ts';
 import { InProcessLocks } from '../../../src/sync/leader.ts';
@@ -116,19 +116,17 @@ export function dailyWrite(n: number, value: number, row: 'CP' | 'W' | 'I' = 'CP
 /**
  * Runs sync cycles until one ends well, as a device does with its retries: on a busy
  * machine a big batch can meet the server's statement timeout or a full request queue
- * (a transient failure that changes nothing on the server). Answers the rows pushed and
- * refused over all cycles, and every transient message met on the way.
+ * (a transient failure that changes nothing on the server). Answers the cycle that ended
+ * well (its counts cover the whole batch only when no cycle failed before it), and every
+ * transient message met on the way.
  */
-export async function syncUntilSettled(engine: SyncEngine, cycles = 5): Promise<{ ok: boolean; pushed: number; refused: number; transient: string[] }> {
-  const totals = { ok: false, pushed: 0, refused: 0, transient: [] as string[] };
-  for (let cycle = 0; cycle < cycles && !totals.ok; cycle += 1) {
-    const result: CycleResult = await engine.runOnce('manual');
-    if (!result.ok && result.reason !== 'transient') throw new Error(`sync ended ${result.reason}: ${result.message}`);
-    if (result.ok) {
-      totals.ok = true;
-      totals.pushed += result.pushed;
-      totals.refused += result.refused;
-    } else totals.transient.push(result.message);
+export async function syncUntilSettled(engine: SyncEngine, cycles = 5): Promise<{ ok: boolean; pushed?: number; refused?: number; transient: string[] }> {
+  const transient: string[] = [];
+  for (let cycle = 0; cycle < cycles; cycle += 1) {
+    const result = await engine.runOnce('manual');
+    if (result.ok) return { ...result, transient };
+    if (result.reason !== 'transient') throw new Error(`sync ended ${result.reason}: ${result.message}`);
+    transient.push(result.message);
   }
-  return totals;
+  return { ok: false, transient };
 }
