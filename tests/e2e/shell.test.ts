@@ -22,6 +22,32 @@ describe('signing in and finding one’s way around', () => {
   });
   afterAll(() => e2e?.close());
 
+  it('shows the product’s name while the app’s code is on its way, and the login page replaces it', async () => {
+    // A browser of its own, with no service worker yet: the app's entry script is held back
+    // until the page has been looked at, as a slow network would.
+    const fresh = await e2e.newContext();
+    try {
+      const waiting = fresh.pages()[0] ?? (await fresh.newPage());
+      let releaseEntry: () => void = () => undefined;
+      const entryHeld = new Promise<void>((resolve) => (releaseEntry = resolve));
+      await waiting.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+        await entryHeld;
+        await route.continue();
+      });
+      await waiting.goto(`${e2e.appUrl}/login`, { waitUntil: 'commit' });
+      const placeholder = waiting.locator('#root > .app-starting');
+      await placeholder.waitFor();
+      expect(await placeholder.textContent()).toBe('Service Department Dashboard');
+      expect(await waiting.getByRole('button', { name: 'Login' }).count()).toBe(0);
+
+      releaseEntry();
+      await waiting.getByRole('button', { name: 'Login' }).waitFor();
+      expect(await placeholder.count()).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('sends a signed-out person to the login page from any path', async () => {
     await page.goto(`${e2e.appUrl}/monthly?month=2026-01`);
     await page.waitForURL(/\/login$/);
