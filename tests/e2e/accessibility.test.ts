@@ -46,10 +46,12 @@ describe('accessibility of each screen (axe-core), in dark and light', () => {
   for (const theme of ['dark', 'light'] as const) {
     it.each(screens)(`finds no serious or critical problems on %s (%s) in ${theme} mode`, async (path, ready, tab) => {
       await page.goto(`${e2e.appUrl}${path}?month=2026-11`);
-      await page.evaluate((t) => {
-        localStorage.setItem('theme', t);
-      }, theme);
-      await page.reload();
+      // The theme is kept in the browser: set once per theme, then every load has it.
+      if ((await page.evaluate(() => localStorage.getItem('theme'))) !== theme) {
+        await page.evaluate((t) => localStorage.setItem('theme', t), theme);
+        await page.reload();
+      }
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
       if (tab) await page.getByRole('tab', { name: tab }).click();
       await page.getByRole('heading', { name: ready }).first().waitFor();
       expect(await seriousViolations(page)).toEqual([]);
