@@ -12,7 +12,8 @@ import { LongestFirst } from './tests/support/longest-first.ts';
 const measuring = [
   // answers within a second while a heavy request runs
   'tests/integration/stack/no-stall.test.ts',
-  // known and unknown accounts take as long (timing ratios)
+  // known and unknown accounts take as long (timing ratios); the throttle's shape, on a
+  // clock of its own, is sign-in-throttle.test.ts, beside the others
   'tests/integration/stack/sign-in.test.ts',
   'tests/integration/stack/one-time-codes.test.ts',
   // heap ceilings
