@@ -109,7 +109,7 @@ describe('every route fits every screen, from a phone to a desktop', () => {
     await untilScreenSettled(target, { quietMs: longQuiet.has(`${route.name}@${width}`) ? 1000 : 300 });
   }
 
-  async function problemsOf(target: Page, route: Route, width: number, menuSizes: Map<string, string>): Promise<string[]> {
+  async function problemsOf(target: Page, route: Route, width: number): Promise<string[]> {
     const problems: string[] = [];
     const shift = await layoutShift(target);
     if (shift.total >= maxLayoutShift) problems.push(`layout shift ${shift.total.toFixed(3)} (limit ${maxLayoutShift}): ${shift.sources.join('; ')}`);
@@ -126,8 +126,6 @@ describe('every route fits every screen, from a phone to a desktop', () => {
       } else {
         // The Menu button sits in the top bar, which on a narrow screen scrolls away with the page.
         problems.push(...(await frameInView(target, 'button.menu-button', 'the Menu button', { alsoScrolled: false })));
-        const box = await target.getByRole('button', { name: 'Menu' }).boundingBox();
-        menuSizes.set(route.name, `${Math.round(box?.width ?? 0)}x${Math.round(box?.height ?? 0)}`);
       }
     }
     if (tabletWidths.has(width)) problems.push(...(await smallTargets(target)).map((small) => `small target ${small}`));
@@ -136,7 +134,11 @@ describe('every route fits every screen, from a phone to a desktop', () => {
     problems.push(...reach.problems);
     await e2e.screenshot(target, `layout-${route.name}-${width}`, { fullPage: true, always: problems.length > 0 });
     // Last, as it scrolls the screen away from where it loaded.
-    if (width >= desktopFrom && scrolledFrameRoutes.has(route.name)) problems.push(...(await frameProblemsScrolled(target)).map((p) => `the frame ${p}`));
+    if (width >= desktopFrom && scrolledFrameRoutes.has(route.name)) {
+      const frame = await frameProblemsScrolled(target);
+      if (frame.length) await e2e.screenshot(target, `layout-${route.name}-${width}-scrolled`, { always: true });
+      problems.push(...frame.map((p) => `the frame ${p}`));
+    }
     return problems.map((problem) => `${route.name} (${route.path}${route.tab ? `, ${route.tab}` : ''}) at ${width}: ${problem}`);
   }
 
@@ -159,7 +161,11 @@ describe('every route fits every screen, from a phone to a desktop', () => {
         it(`lays out ${route.name} (${route.path}${route.tab ? `, ${route.tab}` : ''})`, async () => {
           const target = route.signedOut ? signedOut : page;
           await open(target, route, size.width);
-          const problems = await problemsOf(target, route, size.width, menuSizes);
+          if (!route.signedOut && size.width < desktopFrom) {
+            const box = await target.getByRole('button', { name: 'Menu' }).boundingBox();
+            menuSizes.set(route.name, `${Math.round(box?.width ?? 0)}x${Math.round(box?.height ?? 0)}`);
+          }
+          const problems = await problemsOf(target, route, size.width);
           problemsByRoute.set(route.name, problems);
           expect(problems).toEqual([]);
         });
