@@ -11,6 +11,7 @@ import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { offlineFailures, refusedWith } from './support/browser.ts';
+import { showsNothingWaiting } from './support/drill-steps.ts';
 
 describe('field limits in the browser', () => {
   let e2e: E2E;
@@ -72,7 +73,7 @@ describe('field limits in the browser', () => {
     await page.goto(`${e2e.appUrl}/daily?month=2031-08`);
     const cell = page.getByLabel('CP Hours 2031-08-05');
     await cell.waitFor();
-    await expect.poll(waiting, { timeout: 20_000 }).toContain('0 edits waiting');
+    await expect.poll(waiting, { timeout: 20_000 }).toSatisfy(showsNothingWaiting);
     await context.setOffline(true);
 
     const range = 'enter a number from 0 to 1,000.';
@@ -94,7 +95,7 @@ describe('field limits in the browser', () => {
     await e2e.screenshot(page, 'field-limits-daily-cell');
 
     // Nothing queued: the indicator and the device's outbox agree.
-    expect(await waiting()).toContain('0 edits waiting');
+    expect(await waiting()).toSatisfy(showsNothingWaiting);
     expect(await outboxCount()).toBe(0);
 
     // Escape gives the stored value back; a good value is then queued (the indicator does count).
@@ -108,7 +109,7 @@ describe('field limits in the browser', () => {
       .poll(() => server(`select row_identifier, metric_type, value::text from daily_inputs where store_id = $1 and entry_date between '2031-08-01' and '2031-08-31'`, [demo.storeA]), { timeout: 20_000 })
       .toEqual([{ row_identifier: 'CP', metric_type: 'hours', value: '7.50' }]);
     // Confirmed on the device too (the server's answer processed), before the next test goes offline.
-    await expect.poll(waiting, { timeout: 20_000 }).toContain('0 edits waiting');
+    await expect.poll(waiting, { timeout: 20_000 }).toSatisfy(showsNothingWaiting);
     expect(await server(`select count(*)::int as n from weekly_store_performance where store_id = $1 and week_start_date = '2031-08-03'`, [demo.storeA])).toEqual([{ n: 0 }]);
   });
 
@@ -155,7 +156,7 @@ describe('field limits in the browser', () => {
     await e2e.screenshot(page, 'field-limits-settings');
 
     // The bar shows no count until the device's has been read (the sync runtime starts within a second of a load).
-    await expect.poll(waiting, { timeout: 20_000 }).toContain('0 edits waiting');
+    await expect.poll(waiting, { timeout: 20_000 }).toSatisfy(showsNothingWaiting);
     expect(await outboxCount()).toBe(0);
     await context.setOffline(false);
     await page.getByRole('button', { name: 'Sync now' }).click();

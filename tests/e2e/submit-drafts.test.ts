@@ -4,6 +4,7 @@ import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { ShellModel } from './support/pages.ts';
+import { showsNothingWaiting } from './support/drill-steps.ts';
 
 /**
  * Values typed in Submit mode (the One Page and /daily-weekly) are kept on the device
@@ -66,7 +67,7 @@ describe('values typed in Submit mode and not submitted yet', () => {
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Data submitted successfully!' }).count()).toBe(1);
     await expect.poll(() => marked(cell)).toBe(false);
     expect(await inputs(cell).inputValue()).toBe('777');
-    await expect.poll(() => bar().textContent(), { timeout: 20_000 }).toContain('0 edits waiting');
+    await expect.poll(() => bar().textContent(), { timeout: 20_000 }).toSatisfy(showsNothingWaiting);
     expect(await bar().textContent()).not.toContain('not submitted');
     expect(await onServer(date)).toEqual(['777.00']);
   }
