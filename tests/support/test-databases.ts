@@ -25,6 +25,14 @@ if (process.env.CI && !adminUrl) {
 export const engines: EngineName[] = adminUrl ? ['pglite', 'postgres'] : ['pglite'];
 
 /**
+ * The engine of suites that run on one only (the browser journeys): PostgreSQL when a
+ * server is at hand, as on a hosted project, where it also costs the test process far
+ * less CPU than PGlite's WebAssembly; otherwise PGlite. The database and stack suites
+ * cover both engines, and the drills run the embedded backend's own process on PGlite.
+ */
+export const serverEngine: EngineName = adminUrl ? 'postgres' : 'pglite';
+
+/**
  * `migrate: false` gives a bootstrapped database with no migration applied (for tests
  * that apply them in steps, as an upgrade would); it implies no seed. `serverUrl` names
  * another PostgreSQL server than TEST_DATABASE_URL (the benchmarks' BENCH_DATABASE_URL).

@@ -1,8 +1,8 @@
 /**
  * Once per project of the browser run: builds the app (skipped when dist/ is current),
- * then for the journeys the PGlite template their in-process backends copy, for the
- * drills a data folder their backend processes copy, so no file waits for migrations and
- * the demo seed.
+ * then for the journeys the template their in-process backends copy (PostgreSQL's when
+ * the run has a server, else PGlite's), for the drills a data folder their backend
+ * processes copy, so no file waits for migrations and the demo seed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildIfNeeded } from '../../../scripts/build-if-needed.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
-import { pgliteTemplate } from '../../support/database-templates.ts';
+import { pgliteTemplate, postgresTemplate } from '../../support/database-templates.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +22,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await buildIfNeeded(() => process.stdout.write('Building the app for the browser tests...\n'));
   if (project.name !== 'drills') {
-    await pgliteTemplate('seeded');
+    const server = process.env.TEST_DATABASE_URL;
+    await (server ? postgresTemplate(server, 'seeded') : pgliteTemplate('seeded'));
     return async () => {};
   }
   const dataTemplate = await mkdtemp(path.join(tmpdir(), 'e2e-backend-template-'));

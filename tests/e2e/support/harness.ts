@@ -1,5 +1,6 @@
 /**
- * One browser test's world: the embedded backend (PGlite, demo data) and the built app
+ * One browser test's world: the embedded backend (demo data, on PostgreSQL when the run
+ * has a server, else PGlite: tests/support/test-databases.ts) and the built app
  * on free ports, the app told where the backend is, and the machine's Chromium
  * (/usr/bin/chromium, never a downloaded browser) with a fresh profile.
  */
@@ -11,6 +12,7 @@ import { startAppServer } from '../../../scripts/app-server.ts';
 import { distDir } from '../../../scripts/build-if-needed.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
+import { serverEngine } from '../../support/test-databases.ts';
 import { browserFaults, launchBrowser } from './browser.ts';
 import { LoginPageModel, ShellModel } from './pages.ts';
 import type { ScreenshotOptions } from './screenshots.ts';
@@ -44,9 +46,10 @@ export async function startE2E(options: { webauthn?: boolean } = {}): Promise<E2
   // Security keys belong to the page's host (localhost, as the app's address below says);
   // the page's origin, with the port the app gets, joins the allowed ones once it listens.
   const origins: string[] = [];
-  const stack = await startTestStack(
-    options.webauthn ? { auth: { mfa: { webauthnEnabled: true, relyingParty: { id: 'localhost', name: 'Service Dashboard', origins } } } } : {},
-  );
+  const stack = await startTestStack({
+    engine: serverEngine,
+    ...(options.webauthn ? { auth: { mfa: { webauthnEnabled: true, relyingParty: { id: 'localhost', name: 'Service Dashboard', origins } } } } : {}),
+  });
   const app = await startAppServer({
     distDir: distDir,
     port: 0,
