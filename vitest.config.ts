@@ -7,8 +7,8 @@ import { LongestFirst } from './tests/support/longest-first.ts';
 // Two test processes at a time: the machine this runs on has two cores, and while one
 // file waits on the PostgreSQL server the other keeps Node busy. Every file gets its own
 // databases (copies of templates built once in global setup), ports and folders, so any
-// two can run together; only the files that measure time or memory run alone, after the
-// others, so a neighbour's load cannot decide their outcome.
+// two can run together; only the files that measure time run alone, after the others, so
+// a neighbour's load cannot decide their outcome.
 const measuring = [
   // answers within a second while a heavy request runs
   'tests/integration/stack/no-stall.test.ts',
@@ -16,9 +16,10 @@ const measuring = [
   // clock of its own, is sign-in-throttle.test.ts, beside the others
   'tests/integration/stack/sign-in.test.ts',
   'tests/integration/stack/one-time-codes.test.ts',
-  // heap ceilings
-  'tests/integration/stack/realtime-memory.test.ts',
 ];
+// The heap ceilings (realtime-memory.test.ts) run beside the others: the heap is read after
+// a full collection in a process of its own, once every join has been answered, so a
+// neighbour's load can slow them but not change what they measure.
 
 // Unit files that need modules of their own: they drive module-level state (the months
 // kept in memory for the screens, the sync runtime's event sources on the page's globals).
