@@ -14,9 +14,8 @@ import { demo } from '../support/demo.ts';
 import { offlineFailures, refusedWith } from './support/browser.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
-import { DailyGridModel, SyncBarModel } from './support/pages.ts';
+import { DailyGridModel, showsNothingWaiting, SyncBarModel } from './support/pages.ts';
 import { seriousViolations } from './support/axe.ts';
-import { showsNothingWaiting } from './support/drill-steps.ts';
 
 const fixture = (name: string) => new URL(`../fixtures/dms/${name}`, import.meta.url).pathname;
 
@@ -226,7 +225,7 @@ describe('importing the dealer system report', () => {
     await grid.open(e2e.appUrl, month);
     e2e.expectConsoleErrors(offlineFailures, refusedWith(400));
     await context.setOffline(true);
-    expect((await elsewhere.from('month_closures').insert({ store_id: demo.storeA, month_start: `${month}-01`, year: 2032, closed: true })).error).toBeNull();
+    expect((await elsewhere.from('month_closures').insert({ store_id: demo.storeA, month_start: `${month}-01`, year: Number(year), closed: true })).error).toBeNull();
     await importer.open();
     await importer.choose({ name: `${month}.csv`, mimeType: 'text/csv', buffer: Buffer.from(report) });
     await expect.poll(() => importer.summary().textContent()).toBe(`${month}-01 to ${month}-03: 18 new values, 0 changed values, 0 values unchanged; 1 line refused.`);

@@ -11,7 +11,7 @@ import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { offlineFailures, refusedWith } from './support/browser.ts';
-import { showsNothingWaiting } from './support/drill-steps.ts';
+import { showsNothingWaiting } from './support/pages.ts';
 
 describe('field limits in the browser', () => {
   let e2e: E2E;

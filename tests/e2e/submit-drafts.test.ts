@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demo } from '../support/demo.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
-import { ShellModel } from './support/pages.ts';
-import { showsNothingWaiting } from './support/drill-steps.ts';
+import { ShellModel, showsNothingWaiting } from './support/pages.ts';
 
 /**
  * Values typed in Submit mode (the One Page and /daily-weekly) are kept on the device

@@ -9,7 +9,7 @@ import type { Database } from '../../supabase/local/db/database.ts';
 import { openPostgresDatabase } from '../../supabase/local/db/postgres-database.ts';
 import { bootstrap } from '../../supabase/local/db/migrate.ts';
 import type { TemplateKind } from './database-templates.ts';
-import { createPostgresCopy, openPgliteCopy } from './database-templates.ts';
+import { createPostgresCopy, openPgliteCopy, pgliteTemplate, postgresTemplate } from './database-templates.ts';
 
 export type TestDatabase = Database & { dispose(): Promise<void> };
 
@@ -31,6 +31,13 @@ export const engines: EngineName[] = adminUrl ? ['pglite', 'postgres'] : ['pglit
  * cover both engines, and the drills run the embedded backend's own process on PGlite.
  */
 export const serverEngine: EngineName = adminUrl ? 'postgres' : 'pglite';
+
+/** Builds (or finds) an engine's seeded template, so the files that copy it do not wait for it. */
+export async function prepareSeededTemplate(engine: EngineName): Promise<void> {
+  if (engine === 'pglite') await pgliteTemplate('seeded');
+  else if (adminUrl) await postgresTemplate(adminUrl, 'seeded');
+  else throw new Error('TEST_DATABASE_URL is not set');
+}
 
 /**
  * `migrate: false` gives a bootstrapped database with no migration applied (for tests

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DrillStack, Tablet } from '../support/drill-stack.ts';
 import { startDrillStack } from '../support/drill-stack.ts';
 import type { Cell } from '../support/drill-steps.ts';
-import { byCell, cellKey, daysOf, deviceCounts, enter, indicatorText, openMonth, serverCells, showsNothingWaiting } from '../support/drill-steps.ts';
+import { byCell, cellKey, daysOf, deviceCounts, enter, indicatorText, openMonth, serverCells } from '../support/drill-steps.ts';
 import { until } from '../../support/poll.ts';
-import { SyncBarModel } from '../support/pages.ts';
+import { showsNothingWaiting, SyncBarModel } from '../support/pages.ts';
 
 const month = '2031-06';
 /** A minute keeps the drill inside CI's budget; the loss rate, not the length, is what breaks a client. */

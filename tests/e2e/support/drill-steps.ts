@@ -58,8 +58,6 @@ export async function indicatorText(page: Page): Promise<string> {
   return (await page.getByRole('status', { name: 'Sync status' }).textContent()) ?? '';
 }
 
-/** True when the indicator says no edit waits ("0 edits waiting", not "10 edits waiting"). */
-export const showsNothingWaiting = (text: string) => /(^|\D)0 edits waiting/.test(text);
 
 export type ServerCell = { entry_date: string; row_identifier: string; metric_type: string; value: number };
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildIfNeeded } from '../../../scripts/build-if-needed.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
-import { pgliteTemplate, postgresTemplate } from '../../support/database-templates.ts';
+import { prepareSeededTemplate, serverEngine } from '../../support/test-databases.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,8 +22,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await buildIfNeeded(() => process.stdout.write('Building the app for the browser tests...\n'));
   if (project.name !== 'drills') {
-    const server = process.env.TEST_DATABASE_URL;
-    await (server ? postgresTemplate(server, 'seeded') : pgliteTemplate('seeded'));
+    await prepareSeededTemplate(serverEngine);
     return async () => {};
   }
   const dataTemplate = await mkdtemp(path.join(tmpdir(), 'e2e-backend-template-'));

@@ -58,6 +58,9 @@ export class ShellModel {
 }
 
 /** The sync bar at the top of every signed-in screen. */
+/** True when the indicator says no edit waits ("0 edits waiting", not "10 edits waiting"). */
+export const showsNothingWaiting = (text: string) => /(^|\D)0 edits waiting/.test(text);
+
 export class SyncBarModel {
   constructor(private readonly page: Page) {}
 
