@@ -113,6 +113,41 @@ describe('field limits in the browser', () => {
     expect(await server(`select count(*)::int as n from weekly_store_performance where store_id = $1 and week_start_date = '2031-08-03'`, [demo.storeA])).toEqual([{ n: 0 }]);
   });
 
+  it("shows a refused entry's message whole where it floats past its week, over the next week", async () => {
+    // A week's own inputs sit at its bottom edge, so their messages float over the next week. A
+    // week out of sight is drawn only when near the screen, which clips what overflows it
+    // (entry.css): a week holding a message must draw as usual, also once focus has left it.
+    await page.goto(`${e2e.appUrl}/daily?month=2032-02`);
+    const field = page.getByLabel('Work Days Week 1');
+    await field.waitFor();
+    await paste(field, '9');
+    await expect.poll(() => announced(field)).toEqual({ invalid: 'true', message: 'Work Days Week 1: enter a whole number from 0 to 7.', live: 'alert', typed: '9' });
+    expect(await page.evaluate(() => document.activeElement?.closest('section.grid-week')?.getAttribute('aria-label'))).not.toBe('Week 1');
+    const message = page.getByRole('alert').filter({ hasText: 'Work Days Week 1:' });
+    await message.scrollIntoViewIfNeeded();
+    const seen = await message.evaluate((box) => {
+      const rect = box.getBoundingClientRect();
+      const week = box.closest('section.grid-week')?.getBoundingClientRect();
+      const corners = [
+        [rect.left + 2, rect.top + 2],
+        [rect.right - 2, rect.top + 2],
+        [rect.left + 2, rect.bottom - 2],
+        [rect.right - 2, rect.bottom - 2],
+      ] as const;
+      const hidden = corners.filter(([x, y]) => {
+        const hit = document.elementFromPoint(x, y);
+        return !hit || !box.contains(hit);
+      });
+      return { pastItsWeek: week !== undefined && rect.bottom > week.bottom, hiddenCorners: hidden.length };
+    });
+    expect(seen).toEqual({ pastItsWeek: true, hiddenCorners: 0 });
+    await e2e.screenshot(page, 'field-limits-message-past-week');
+    // Put right, so later tests start from a clean grid.
+    await field.click();
+    await field.press('Escape');
+    expect(await announced(field)).toMatchObject({ invalid: null, message: null });
+  });
+
   it('keeps a refused entry with its own date: a month switch shows none of it, going back shows it again', async () => {
     await page.goto(`${e2e.appUrl}/daily?month=2031-09`);
     const cell = page.getByLabel('CP Hours 2031-09-05');

@@ -25,8 +25,11 @@ describe('a shop-floor tablet and every other screen size', () => {
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.goto(`${e2e.appUrl}/daily?month=2031-03`);
     const week = page.getByRole('region', { name: 'Week 2' });
-    // On a tablet each day is a row of six inputs under visible column headings.
-    expect((await week.locator('.list-head').innerText()).split('\n').map((s) => s.trim())).toEqual(['Day', 'CP Hours', 'CP Sales', 'W Hours', 'W Sales', 'I Hours', 'I Sales']);
+    // On a tablet each day is a row of six inputs under visible column headings (read as
+    // drawn: a week is drawn once the browser has placed it near the screen, entry.css).
+    await expect
+      .poll(async () => (await week.locator('.list-head').innerText()).split('\n').map((s) => s.trim()))
+      .toEqual(['Day', 'CP Hours', 'CP Sales', 'W Hours', 'W Sales', 'I Hours', 'I Sales']);
     const first = page.getByLabel('CP Hours 2031-03-03');
     expect(await first.getAttribute('inputmode')).toBe('decimal');
     await first.click();

@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { DailyValue, LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import { saveDailyValues } from '../../data/repositories/daily-inputs.ts';
@@ -25,6 +25,7 @@ import { useGoalAlertWatch } from './use-goal-alerts.ts';
 import type { CellKey } from '../../data/month-view.ts';
 import { cellKey, todayIso, useDailyMonth } from '../../data/month-view.ts';
 import { errorText } from '../../sync/errors.ts';
+import { useLatestCallback } from '../../ui/use-latest-callback.ts';
 import { DealerImportButton } from '../dealer-import/DealerImport.tsx';
 import { ShareTodayButton } from '../share/ShareToday.tsx';
 
@@ -64,7 +65,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const drafts = useSubmitDrafts(storeId);
-  const draftByKey = new Map((drafts ?? []).map((draft) => [draft.key, draft]));
+  const draftByKey = useMemo(() => new Map((drafts ?? []).map((draft) => [draft.key, draft])), [drafts]);
   const loading = data === undefined || drafts === undefined;
   // A closed month's figures are read-only (the server refuses changes to them too).
   const closure = useMonthClosure(storeId, month);
@@ -114,11 +115,20 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
     }
   }
 
-  const valueOf = (key: CellKey) => {
-    const draft = draftByKey.get(draftKeyOf(key));
-    return draft ? draft.value : (data?.values.get(key) ?? null);
-  };
-  const shown = data ? withDraftWeeks(data, drafts) : data;
+  // The grid, the tiles and the pace panel draw again only when what they show changes, not
+  // for each of the page's other updates (the URL's month before its values are read, last
+  // year's figures arriving, a cell taking focus): what they are given stays the same.
+  const valueOf = useCallback(
+    (key: CellKey) => {
+      const draft = draftByKey.get(draftKeyOf(key));
+      return draft ? draft.value : (data?.values.get(key) ?? null);
+    },
+    [draftByKey, data],
+  );
+  const isDraft = useCallback((key: string) => draftByKey.has(key), [draftByKey]);
+  const onCellLatest = useLatestCallback(onCell);
+  const onWeekLatest = useLatestCallback(onWeek);
+  const shown = useMemo(() => (data ? withDraftWeeks(data, drafts) : data), [data, drafts]);
   const today = todayIso();
   // The screen's first drawing of a month (its grid holds some 250 inputs) is a transition,
   // which React draws in slices of a few milliseconds between which the page stays
@@ -196,10 +206,10 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
               disabled={loading || busy || !storeId || closure?.closed === true}
               average={average}
               valueOf={valueOf}
-              onCell={onCell}
-              onWeek={onWeek}
+              onCell={onCellLatest}
+              onWeek={onWeekLatest}
               storeId={storeId ?? undefined}
-              isDraft={(key) => draftByKey.has(key)}
+              isDraft={isDraft}
               signSaved={mode === 'autosave'}
             />
           </div>

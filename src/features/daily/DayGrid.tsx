@@ -1,12 +1,13 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
-import { cellDraftKey } from '../../data/repositories/submit-drafts.ts';
+import { cellDraftKey, weekDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
 import { numberLimitOf } from '../../domain/field-rules.ts';
+import type { GridWeek } from '../../domain/month-grid.ts';
 import { paddedGrid } from '../../domain/month-grid.ts';
 import type { CellShown } from '../../ui/NumberCell.tsx';
 import { CellSlot, KeptCell } from '../../ui/NumberCell.tsx';
-import type { CellKey, DailyMonth } from '../../data/month-view.ts';
+import type { CellKey, DailyMonth, WeekFigures } from '../../data/month-view.ts';
 import { cellKey } from '../../data/month-view.ts';
 import { WeekSummary } from './WeekSummary.tsx';
 
@@ -17,6 +18,13 @@ const metricLabel = { hours: 'Hours', sales: 'Sales' } as const;
 const limits = { hours: numberLimitOf('daily_inputs', 'value', { metric_type: 'hours' }), sales: numberLimitOf('daily_inputs', 'value', { metric_type: 'sales' }) };
 /** A day's six inputs in reading order: CP hours, CP sales, W hours, ... */
 const dayFields = rows.flatMap((row) => metrics.map((metric) => ({ row, metric })));
+
+/**
+ * The weeks a first drawing draws at once: at every screen size the grid starts below the
+ * first screenful or has at most its first week in view, so two weeks cover what can be seen
+ * and typed first. The rest follow at once, in a transition (see DayGrid).
+ */
+const weeksDrawnFirst = 2;
 
 type Props = {
   month: DailyMonth;
@@ -91,84 +99,157 @@ class GridSlots {
  * position, those outside the month hidden (and disabled, so the keyboard passes them by).
  * A month switch draws the days' headings and the weeks' summaries and writes the new
  * month's labels and values into the inputs, which do not draw again (docs/performance.md).
+ *
+ * Its first drawing draws the first weeks, then the others in a transition right after: a
+ * device opening the page (offline too) can type into the weeks in view while the weeks
+ * below are still being drawn. Until then the grid is marked busy, and the weeks to come
+ * keep their place (their height is estimated in entry.css), so nothing moves.
+ *
+ * It draws again only when its props change (DailyPerformance keeps them the same
+ * otherwise), and then only the weeks whose values, figures or drafts changed: a keystroke
+ * draws its own week, not six.
  */
-export function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId, isDraft, signSaved }: Props) {
+export const DayGrid = memo(function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId, isDraft, signSaved }: Props) {
   const onCellNow = useRef(onCell);
   useLayoutEffect(() => {
     onCellNow.current = onCell;
   });
   const [slots] = useState(() => new GridSlots(onCellNow));
-  // What each kept cell is to show, written into it once this drawing is on the page.
-  const writes: Array<() => void> = [];
-  useLayoutEffect(() => {
-    for (const apply of writes) apply();
-  });
   const ownWeeks = month.grid.length;
+  const [allDrawn, setAllDrawn] = useState(false);
+  useEffect(() => {
+    if (!allDrawn) startTransition(() => setAllDrawn(true));
+  }, [allDrawn]);
   return (
-    <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales">
+    <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales" aria-busy={allDrawn ? undefined : true}>
       <div className="weekday-head" aria-hidden="true">
         {weekdays.map((day) => (
           <span key={day}>{day}</span>
         ))}
       </div>
-      {paddedGrid(month.month).map((week, weekIndex) => (
-        <section key={weekIndex} className="grid-week" aria-label={`Week ${week.index}`} hidden={weekIndex >= ownWeeks}>
-          <h3 className="week-title">Week {week.index}</h3>
-          <div className="list-head" aria-hidden="true">
-            <span>Day</span>
-            {dayFields.map(({ row, metric }) => (
-              <span key={`${row}-${metric}`}>
-                {row} {metricLabel[metric]}
-              </span>
-            ))}
-          </div>
-          <div className="week-days-grid">
-            {week.days.map((day, dayIndex) => (
-              <div key={dayIndex} className={`day${day.inMonth ? '' : ' outside'}${day.date === today ? ' today' : ''}`} aria-current={day.date === today ? 'date' : undefined}>
-                <span className="day-head">
-                  <span className="weekday">{weekdays[dayIndex]?.slice(0, 3)}</span> <span className="day-number">{day.day}</span>
-                  {day.date === today ? <span className="today-mark"> Today</span> : null}
-                </span>
-                <span className="cell-head hours" aria-hidden="true">
-                  Hours
-                </span>
-                <span className="cell-head sales" aria-hidden="true">
-                  Sales
-                </span>
-                {rows.map((row, rowIndex) => [
-                  <span key={`${row}-label`} className="row-label" aria-hidden="true">
-                    {row}
-                  </span>,
-                  ...metrics.map((metric, metricIndex) => {
-                    const shown: CellShown = {
-                      label: `${row} ${metricLabel[metric]} ${day.date}`,
-                      value: valueOf(cellKey(day.date, row, metric)),
-                      unsubmitted: isDraft?.(cellDraftKey(day.date, row, metric)) === true,
-                    };
-                    const slot = slots.at(`${weekIndex}-${dayIndex}-${row}-${metric}`, row, metric, day.date, shown);
-                    writes.push(() => slot.writeDay(day.date, shown));
-                    return (
-                      <KeptCell
-                        key={`${row}-${metric}`}
-                        slot={slot}
-                        limit={limits[metric]}
-                        disabled={disabled || !day.inMonth}
-                        hidden={!day.inMonth}
-                        signSaved={signSaved}
-                        order={(weekIndex * 7 + dayIndex) * 6 + rowIndex * 2 + metricIndex + 1}
-                        row={weekIndex * 3 + rowIndex}
-                        column={dayIndex * 2 + metricIndex}
-                        onCommit={slot.commit}
-                      />
-                    );
-                  }),
-                ])}
-              </div>
-            ))}
-          </div>
-          <WeekSummary week={week} figures={month.weeks.get(week.start)} average={average} disabled={disabled} onWeek={onWeek} storeId={storeId} isDraft={isDraft} />
-        </section>
-      ))}
+      {paddedGrid(month.month).map((week, weekIndex) => {
+        const hidden = weekIndex >= ownWeeks;
+        if (!allDrawn && weekIndex >= weeksDrawnFirst) return <section key={weekIndex} className="grid-week" aria-label={`Week ${week.index}`} hidden={hidden} />;
+        const cells = week.days.flatMap((day) =>
+          dayFields.map(({ row, metric }): CellShown => ({
+            label: `${row} ${metricLabel[metric]} ${day.date}`,
+            value: valueOf(cellKey(day.date, row, metric)),
+            unsubmitted: isDraft?.(cellDraftKey(day.date, row, metric)) === true,
+          })),
+        );
+        const figures = month.weeks.get(week.start);
+        const weekDrafts = figures ? weekFields.map((field) => (isDraft?.(weekDraftKey(figures.part.start, field)) ? '1' : '0')).join('') : '';
+        return (
+          <GridWeekSection
+            key={weekIndex}
+            week={week}
+            weekIndex={weekIndex}
+            hidden={hidden}
+            cells={cells}
+            figures={figures}
+            weekDrafts={weekDrafts}
+            slots={slots}
+            today={today}
+            disabled={disabled}
+            average={average}
+            onWeek={onWeek}
+            storeId={storeId}
+            isDraft={isDraft}
+            signSaved={signSaved}
+          />
+        );
+      })}
     </div>
   );
+});
+
+const weekFields = ['daysComplete', 'workDays'] as const;
+
+type WeekProps = Pick<Props, 'today' | 'disabled' | 'average' | 'onWeek' | 'storeId' | 'isDraft' | 'signSaved'> & {
+  week: GridWeek;
+  weekIndex: number;
+  hidden: boolean;
+  /** What each of the week's inputs shows, day by day in reading order. */
+  cells: readonly CellShown[];
+  figures: WeekFigures | undefined;
+  /** Which of the week's own inputs (Days Complete, Work Days) hold an unsubmitted value, as "0"/"1" each. */
+  weekDrafts: string;
+  slots: GridSlots;
+};
+
+/**
+ * Whether a week would draw the same: the same dates (its labels come with `week`, so a month
+ * switch draws every week), settings, values, marks and figures. The figures are compared by
+ * content: each keystroke computes the month anew, and most weeks' figures stay as they were.
+ */
+function drawsTheSame(before: WeekProps, after: WeekProps): boolean {
+  const same = ['week', 'weekIndex', 'hidden', 'slots', 'today', 'disabled', 'average', 'onWeek', 'storeId', 'signSaved', 'weekDrafts'] as const;
+  return (
+    same.every((prop) => Object.is(before[prop], after[prop])) &&
+    before.cells.every((cell, index) => cell.value === after.cells[index]?.value && cell.unsubmitted === after.cells[index]?.unsubmitted) &&
+    JSON.stringify(before.figures) === JSON.stringify(after.figures)
+  );
 }
+
+/** One week of the grid: its days' kept inputs (what they show written into their slots once drawn) and its summary. */
+const GridWeekSection = memo(function GridWeekSection({ week, weekIndex, hidden, cells, figures, slots, today, disabled, average, onWeek, storeId, isDraft, signSaved }: WeekProps) {
+  // What each kept cell is to show, written into it once this drawing is on the page.
+  const writes: Array<() => void> = [];
+  useLayoutEffect(() => {
+    for (const apply of writes) apply();
+  });
+  return (
+    <section className="grid-week" aria-label={`Week ${week.index}`} hidden={hidden}>
+      <h3 className="week-title">Week {week.index}</h3>
+      <div className="list-head" aria-hidden="true">
+        <span>Day</span>
+        {dayFields.map(({ row, metric }) => (
+          <span key={`${row}-${metric}`}>
+            {row} {metricLabel[metric]}
+          </span>
+        ))}
+      </div>
+      <div className="week-days-grid">
+        {week.days.map((day, dayIndex) => (
+          <div key={dayIndex} className={`day${day.inMonth ? '' : ' outside'}${day.date === today ? ' today' : ''}`} aria-current={day.date === today ? 'date' : undefined}>
+            <span className="day-head">
+              <span className="weekday">{weekdays[dayIndex]?.slice(0, 3)}</span> <span className="day-number">{day.day}</span>
+              {day.date === today ? <span className="today-mark"> Today</span> : null}
+            </span>
+            <span className="cell-head hours" aria-hidden="true">
+              Hours
+            </span>
+            <span className="cell-head sales" aria-hidden="true">
+              Sales
+            </span>
+            {rows.map((row, rowIndex) => [
+              <span key={`${row}-label`} className="row-label" aria-hidden="true">
+                {row}
+              </span>,
+              ...metrics.map((metric, metricIndex) => {
+                const shown = cells[dayIndex * dayFields.length + rowIndex * metrics.length + metricIndex] as CellShown;
+                const slot = slots.at(`${weekIndex}-${dayIndex}-${row}-${metric}`, row, metric, day.date, shown);
+                writes.push(() => slot.writeDay(day.date, shown));
+                return (
+                  <KeptCell
+                    key={`${row}-${metric}`}
+                    slot={slot}
+                    limit={limits[metric]}
+                    disabled={disabled || !day.inMonth}
+                    hidden={!day.inMonth}
+                    signSaved={signSaved}
+                    order={(weekIndex * 7 + dayIndex) * 6 + rowIndex * 2 + metricIndex + 1}
+                    row={weekIndex * 3 + rowIndex}
+                    column={dayIndex * 2 + metricIndex}
+                    onCommit={slot.commit}
+                  />
+                );
+              }),
+            ])}
+          </div>
+        ))}
+      </div>
+      <WeekSummary week={week} figures={figures} average={average} disabled={disabled} onWeek={onWeek} storeId={storeId} isDraft={isDraft} />
+    </section>
+  );
+}, drawsTheSame);

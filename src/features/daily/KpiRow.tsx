@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { KpiId } from '../../domain/kpis.ts';
 import type { MonthFigures } from '../../domain/month-figures.ts';
 import { lastYearLine } from '../../domain/month-figures.ts';
@@ -12,7 +13,7 @@ type Props = { figures: MonthFigures; lastYear?: MonthFigures; tiles?: KpiId[]; 
  * `lastYear`: the same month a year before, shown under each tile with the change.
  * `headingLevel`: the tiles' (2 where the row stands right under the page's title).
  */
-export function KpiRow({ figures, lastYear, tiles = dailyTiles, headingLevel }: Props) {
+export const KpiRow = memo(function KpiRow({ figures, lastYear, tiles = dailyTiles, headingLevel }: Props) {
   return (
     <div className="kpi-row" role="group" aria-label="Month KPIs">
       {tiles.map((id) => (
@@ -26,4 +27,4 @@ export function KpiRow({ figures, lastYear, tiles = dailyTiles, headingLevel }: 
       ))}
     </div>
   );
-}
+});

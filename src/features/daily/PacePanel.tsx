@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { PaceLine } from '../../domain/pace.ts';
 import { statusText } from '../../domain/colour-rules.ts';
 
@@ -9,7 +9,7 @@ const paceWords = { ahead: 'Ahead of pace', behind: 'Behind pace', reached: 'Tar
  * per day, and the labour rate still needed on the hours to come; ahead of or behind
  * pace in words and in the tiles' colours.
  */
-export function PacePanel({ paces, remainingDays }: { paces: PaceLine[]; remainingDays: number }) {
+export const PacePanel = memo(function PacePanel({ paces, remainingDays }: { paces: PaceLine[]; remainingDays: number }) {
   const titleId = useId();
   return (
     <section className="pace-panel" aria-labelledby={titleId}>
@@ -40,4 +40,4 @@ export function PacePanel({ paces, remainingDays }: { paces: PaceLine[]; remaini
       </table>
     </section>
   );
-}
+});
