@@ -102,8 +102,8 @@ class GridSlots {
  *
  * Its first drawing draws the first weeks, then the others in a transition right after: a
  * device opening the page (offline too) can type into the weeks in view while the weeks
- * below are still being drawn. Until then the grid is marked busy, and the weeks to come
- * keep their place (their height is estimated in entry.css), so nothing moves.
+ * below are still being drawn, and the grid is marked busy until then. Once the whole grid
+ * has been laid out, weeks out of sight stop being laid out and painted (entry.css).
  *
  * It draws again only when its props change (DailyPerformance keeps them the same
  * otherwise), and then only the weeks whose values, figures or drafts changed: a keystroke
@@ -120,8 +120,18 @@ export const DayGrid = memo(function DayGrid({ month, disabled, average, today, 
   useEffect(() => {
     if (!allDrawn) startTransition(() => setAllDrawn(true));
   }, [allDrawn]);
+  // Laid out whole once (the frame after every week is drawn), the browser knows each
+  // week's height, and weeks out of sight may stop being drawn (entry.css).
+  const [sized, setSized] = useState(false);
+  useEffect(() => {
+    if (!allDrawn || sized) return;
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => setSized(true));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [allDrawn, sized]);
   return (
-    <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales" aria-busy={allDrawn ? undefined : true}>
+    <div className="day-grid" data-grid role="group" aria-label="Daily hours and sales" aria-busy={allDrawn ? undefined : true} data-sized={sized ? '' : undefined}>
       <div className="weekday-head" aria-hidden="true">
         {weekdays.map((day) => (
           <span key={day}>{day}</span>
