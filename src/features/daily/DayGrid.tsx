@@ -1,4 +1,4 @@
-import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, startTransition, useEffect, useLayoutEffect, useState } from 'react';
 import type { LabourRow, Metric } from '../../data/repositories/daily-inputs.ts';
 import { cellDraftKey, weekDraftKey } from '../../data/repositories/submit-drafts.ts';
 import type { IsoDate } from '../../domain/calendar.ts';
@@ -9,6 +9,7 @@ import type { CellShown } from '../../ui/NumberCell.tsx';
 import { CellSlot, KeptCell } from '../../ui/NumberCell.tsx';
 import type { CellKey, DailyMonth, WeekFigures } from '../../data/month-view.ts';
 import { cellKey } from '../../data/month-view.ts';
+import { useLatestCallback } from '../../ui/use-latest-callback.ts';
 import { WeekSummary } from './WeekSummary.tsx';
 
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -18,6 +19,8 @@ const metricLabel = { hours: 'Hours', sales: 'Sales' } as const;
 const limits = { hours: numberLimitOf('daily_inputs', 'value', { metric_type: 'hours' }), sales: numberLimitOf('daily_inputs', 'value', { metric_type: 'sales' }) };
 /** A day's six inputs in reading order: CP hours, CP sales, W hours, ... */
 const dayFields = rows.flatMap((row) => metrics.map((metric) => ({ row, metric })));
+/** A week part's own inputs, by their field in repositories/submit-drafts.ts. */
+const weekFields = ['daysComplete', 'workDays'] as const;
 
 /**
  * The weeks a first drawing draws at once: at every screen size the grid starts below the
@@ -54,10 +57,10 @@ class DaySlot extends CellSlot {
     shown: CellShown,
     row: LabourRow,
     metric: Metric,
-    onCell: { current: OnCell },
+    onCell: OnCell,
   ) {
     super(shown);
-    this.commit = (value, seen) => onCell.current(this.date, row, metric, value, seen);
+    this.commit = (value, seen) => onCell(this.date, row, metric, value, seen);
   }
 
   /** Stable for as long as the slot lives, so the cell need not draw again when the month changes. */
@@ -76,7 +79,8 @@ class DaySlot extends CellSlot {
  */
 class GridSlots {
   private readonly slots = new Map<string, DaySlot>();
-  constructor(private readonly onCell: { current: OnCell }) {}
+  /** `onCell`: stable for the grid's life, calling the grid's newest handler. */
+  constructor(private readonly onCell: OnCell) {}
 
   /** The slot at a position; a new one shows `shown` from its first drawing on. */
   at(key: string, row: LabourRow, metric: Metric, date: IsoDate, shown: CellShown): DaySlot {
@@ -110,11 +114,8 @@ class GridSlots {
  * draws its own week, not six.
  */
 export const DayGrid = memo(function DayGrid({ month, disabled, average, today, valueOf, onCell, onWeek, storeId, isDraft, signSaved }: Props) {
-  const onCellNow = useRef(onCell);
-  useLayoutEffect(() => {
-    onCellNow.current = onCell;
-  });
-  const [slots] = useState(() => new GridSlots(onCellNow));
+  const onCellLatest = useLatestCallback(onCell);
+  const [slots] = useState(() => new GridSlots(onCellLatest));
   const ownWeeks = month.grid.length;
   const [allDrawn, setAllDrawn] = useState(false);
   useEffect(() => {
@@ -172,8 +173,6 @@ export const DayGrid = memo(function DayGrid({ month, disabled, average, today, 
     </div>
   );
 });
-
-const weekFields = ['daysComplete', 'workDays'] as const;
 
 type WeekProps = Pick<Props, 'today' | 'disabled' | 'average' | 'onWeek' | 'storeId' | 'isDraft' | 'signSaved'> & {
   week: GridWeek;
