@@ -215,7 +215,11 @@ function countsCheck(source: ExportSource): string {
   return `do $check$\ndeclare\n  v_count bigint;\nbegin\n${checks.join('\n')}\nend\n$check$;`;
 }
 
-/** Moves the transaction counter beyond the source's, one rolled-back subtransaction per id (as a restore does). */
+/**
+ * Moves the transaction counter beyond the source's, one rolled-back subtransaction per id:
+ * the load is one transaction, and rolled-back children leave it no list of ids to carry
+ * to its commit (a restore commits its own batches, so it lets them end normally).
+ */
 const transactionIdsBeyond = (next: string) => `create temporary table export_transaction_ids (step integer) on commit drop;
 do $xids$
 declare
