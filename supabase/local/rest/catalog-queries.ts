@@ -57,6 +57,14 @@ with rel_types as (
   select c.reltype, n.nspname, c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
   where c.relkind in ('v', 'r', 'm', 'f', 'p')
 ),
+-- Only the functions the cache keeps, chosen before their parameters are described: a
+-- database holds thousands of built-in functions, and describing them all made this the
+-- slowest statement of a backend's start.
+candidates as (
+  select p.oid, n.nspname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+  where p.prokind = 'f' and p.prorettype <> 'trigger'::regtype
+    and (n.nspname = any($1::text[]) or (p.pronargs = 1 and p.proargtypes[0] in (select reltype from rel_types)))
+),
 args as (
   select p.oid,
     jsonb_agg(jsonb_build_object(
@@ -71,12 +79,13 @@ args as (
       when 0 then true
       when 1 then (array_agg(a.type))[1] in ('bytea'::regtype, 'json'::regtype, 'jsonb'::regtype, 'text'::regtype, 'xml'::regtype)
       else false end as callable
-  from pg_proc p, unnest(p.proargnames, p.proargtypes, p.proargmodes) with ordinality as a(name, type, mode, idx)
+  from candidates c join pg_proc p on p.oid = c.oid,
+    unnest(p.proargnames, p.proargtypes, p.proargmodes) with ordinality as a(name, type, mode, idx)
   where a.type is not null
   group by p.oid
 ),
 fns as (
-  select p.oid, n.nspname as schema, p.proname as name, coalesce(a.params, '[]') as params, coalesce(a.callable, true) as callable,
+  select p.oid, c.nspname as schema, p.proname as name, coalesce(a.params, '[]') as params, coalesce(a.callable, true) as callable,
     p.proretset as returns_set, p.prorows as rows, p.provolatile as volatility,
     rt.typtype = 'c' or coalesce(p.proargmodes::text[] && '{t,b,o}', false) as returns_composite,
     p.prorettype = 'void'::regtype as returns_void,
@@ -87,16 +96,15 @@ fns as (
       join pg_type ot on ot.oid = o.t where o.mode in ('o', 'b', 't')) as out_columns,
     (select jsonb_build_object('schema', r.nspname, 'table', r.relname) from rel_types r
       where p.pronargs = 1 and r.reltype = p.proargtypes[0]) as row_of
-  from pg_proc p
-  join pg_namespace n on n.oid = p.pronamespace
+  from candidates c
+  join pg_proc p on p.oid = c.oid
   left join args a on a.oid = p.oid
   join pg_type rt on rt.oid = p.prorettype
   join pg_namespace rn on rn.oid = rt.typnamespace
   left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('v', 'r', 'm', 'f', 'p')
-  where p.prokind = 'f' and p.prorettype <> 'trigger'::regtype
 )
 select coalesce(jsonb_agg(to_jsonb(fns) - 'oid' order by schema, name, oid), '[]') as functions
-from fns where schema = any($1::text[]) or row_of is not null`;
+from fns`;
 
 /** Views of the schemas `$1` with their query trees, and the keys that could pass through them. */
 export const viewsQuery = `
