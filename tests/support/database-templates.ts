@@ -43,6 +43,8 @@ export function templateKey(): Promise<string> {
       path.join(root, 'supabase/local/bootstrap.sql'),
       path.join(root, 'supabase/seed.sql'),
       pglitePackage,
+      // How a template is built and dumped is part of what it is.
+      fileURLToPath(import.meta.url),
       ...(await readdir(migrationsDir)).sort().map((name) => path.join(migrationsDir, name)),
     ];
     for (const file of inputs) {
@@ -90,6 +92,9 @@ async function loadOrBuildPgliteDump(kind: TemplateKind): Promise<Blob> {
   let dump: Blob;
   try {
     await build(pgliteDatabase(pglite), kind);
+    // The dump is of a running database: without a checkpoint first, every copy opened
+    // from it replays the whole build from the write-ahead log before it answers.
+    await pglite.exec('checkpoint');
     dump = await pglite.dumpDataDir('none');
   } finally {
     await pglite.close();
