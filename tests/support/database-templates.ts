@@ -59,9 +59,14 @@ export function templateKey(): Promise<string> {
 
 async function build(db: Database, kind: TemplateKind): Promise<void> {
   await bootstrap(db);
-  if (kind === 'bootstrapped') return;
-  await applyMigrations(db);
+  if (kind !== 'bootstrapped') await applyMigrations(db);
   if (kind === 'seeded') await seed(db);
+  // The planner's statistics, as a backend leaves them once it has started on the
+  // database (PGlite has no autovacuum, so the backend analyzes what was never analyzed
+  // before it answers): without them every copy a suite starts a backend on would be
+  // analyzed again, table by table. tests/integration/stack/planner-statistics.test.ts
+  // starts one on tables that were never analyzed.
+  await db.exec('analyze');
 }
 
 function openPglite(loadDataDir?: Blob): Promise<PGlite> {
