@@ -8,7 +8,8 @@ import { createTestDatabase } from '../../support/test-databases.ts';
  * PGlite has no autovacuum, so the embedded backend analyzes every table whose statistics
  * are missing or stale before it answers its first request: the planned-cost guard and
  * the planner need them from the start. (The test templates are analyzed once when they
- * are built, so this is the one place that starts a backend on tables never analyzed.)
+ * are built, so only a backend started on an empty folder meets such tables elsewhere,
+ * and nothing else checks that they were analyzed.)
  */
 describe('the planner statistics of a backend on PGlite', () => {
   let db: TestDatabase | undefined;
