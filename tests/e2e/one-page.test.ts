@@ -33,12 +33,19 @@ describe('One Page and the KPI dashboard', () => {
 
   it('reorders tiles from the keyboard and saves the order for the person', async () => {
     const handle = page.getByRole('button', { name: 'Move Hours Per Day' });
+    // Each key waits for what dnd-kit tells a screen reader it did (its live region), so the
+    // next one lands on a drag in the state that key expects.
+    const announced = () => page.locator('[id^="DndLiveRegion-"]').textContent();
     await handle.focus();
-    // dnd-kit measures the tiles after picking one up: give each key its moment.
-    for (const key of ['Space', 'ArrowRight', 'Space']) {
-      await page.keyboard.press(key);
-      await page.waitForTimeout(250);
-    }
+    await page.keyboard.press('Space');
+    await expect.poll(announced).toMatch(/was moved over droppable area hoursPerDay\.$/);
+    // A person's pause before the arrow: dnd-kit measures the other tiles after the pick-up
+    // and shows no sign of having done so; an arrow before that moves nothing.
+    await page.waitForTimeout(250);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(announced).toMatch(/was moved over droppable area salesPerDay\.$/);
+    await page.keyboard.press('Space');
+    await expect.poll(announced).toMatch(/was dropped over droppable area salesPerDay$/);
     await expect.poll(async () => (await tileTitles()).slice(0, 3)).toEqual(['Month Complete', 'Sales Per Day', 'Hours Per Day']);
     const saved = async () =>
       (await e2e.stack.database.query<{ order: string[] | string }>(`select kpi_order as order from user_dashboard_preferences where user_id = $1`, [demo.managerId])).rows.map((r) =>

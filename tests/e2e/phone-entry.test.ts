@@ -2,7 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
+import { scrollSettled } from './support/frame-checks.ts';
 import { SyncBarModel } from './support/pages.ts';
+import { untilScreenSettled } from './support/settled.ts';
 
 /**
  * Where advisors type, on a phone, a tablet and a laptop: today's row of the daily grid
@@ -151,12 +153,12 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
       await page.setViewportSize(size);
       await page.goto(`${e2e.appUrl}/daily`);
       await page.getByLabel(`CP Hours ${today}`).first().waitFor();
-      await page.waitForTimeout(400);
+      await untilScreenSettled(page);
       const problems = [...(await todayRowProblems(page)).map((p) => `/daily: ${p}`), ...(await fitProblems(page)).map((p) => `/daily: ${p}`)];
       await e2e.screenshot(page, `entry-daily-${size.width}x${size.height}`, { fullPage: true });
       await page.goto(`${e2e.appUrl}/today`);
       await page.getByRole('group', { name: "Today's hours and sales" }).getByLabel(`CP Hours ${today}`).waitFor();
-      await page.waitForTimeout(400);
+      await untilScreenSettled(page);
       problems.push(...(await fitProblems(page)).map((p) => `/today: ${p}`));
       // The Today page's own section is not styled as the grid's "today" cell, nor the other way round.
       const todaySection = await page.locator('main section[aria-labelledby="today-title"]').evaluate((el) => ({ className: el.className, width: el.getBoundingClientRect().width }));
@@ -190,6 +192,9 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
     await enter('Days Complete Week 1', '5');
     await enter('CP Hours 2031-07-01', '100');
     await enter('CP Sales 2031-07-01', '18000');
+    // On target first (the screen has read the entry back): the next entry is what moves it below.
+    const elr = page.locator('.kpi-tile').filter({ hasText: /^CP ELR/ });
+    await expect.poll(() => elr.textContent()).toContain('Actual: $180');
     // $15,000 over 100 h: $150 an hour against a target of $180 is amber.
     await enter('CP Sales 2031-07-01', '15000');
     const alert = page.locator('.goal-alert');
@@ -199,7 +204,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
       { width: 768, height: 1024 },
     ]) {
       await page.setViewportSize(size);
-      await page.waitForTimeout(300);
+      await untilScreenSettled(page);
       const dismiss = await page.getByRole('button', { name: 'Dismiss' }).boundingBox();
       const problems: string[] = [];
       if (!dismiss || dismiss.x < 0 || dismiss.y < 0 || dismiss.x + dismiss.width > size.width || dismiss.y + dismiss.height > size.height) problems.push(`Dismiss at ${JSON.stringify(dismiss)}`);
@@ -221,7 +226,9 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
       });
       if (!target) problems.push('no input above the alert to start from');
       await page.keyboard.press('ArrowDown');
-      await page.waitForTimeout(400);
+      // Focus has left the input it came from, and the page has stopped scrolling it clear.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).not.toBe(target);
+      await scrollSettled(page);
       const covered = await page.evaluate(() => {
         const toast = document.querySelector('.goal-alert')?.getBoundingClientRect();
         const focused = document.activeElement;
@@ -340,7 +347,8 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
     });
     await page.getByLabel('CP Hours 2031-08-05').fill('9');
     await page.getByLabel('CP Hours 2031-08-05').press('Tab');
-    await page.waitForTimeout(500);
+    // Kept for Submit Data, and marked so: the moment a saved sign would have come with it.
+    await expect.poll(() => descriptionOf('CP Hours 2031-08-05')).toContain('not submitted');
     expect(await signShown('CP Hours 2031-08-05')).toBe(false);
     expect(await descriptionOf('CP Hours 2031-08-05')).not.toContain('saved on this device');
     expect(await page.evaluate(() => (window as unknown as { signsSeen: string[] }).signsSeen)).toEqual([]);
@@ -353,17 +361,17 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
       await page.goto(`${e2e.appUrl}/daily?month=2031-09`);
       await page.getByLabel('Days Complete Week 2').waitFor();
       await page.evaluate((name) => (document.documentElement.dataset.theme = name), theme);
-      await page.waitForTimeout(200);
+      await untilScreenSettled(page);
       const selectors = ['.day-grid input::placeholder', '.day-grid .hint', '.day-grid .list-head span', '.day-grid .day-head', '.day-grid .week-title', '.day-grid th'];
       problems.push(...(await contrastProblems(page, selectors)).map((p) => `${theme} /daily: ${p}`));
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.waitForTimeout(200);
+      await untilScreenSettled(page);
       problems.push(...(await contrastProblems(page, ['.day-grid input::placeholder', '.day-grid .cell-head', '.day-grid .row-label'])).map((p) => `${theme} /daily at 390: ${p}`));
       await page.setViewportSize({ width: 1366, height: 768 });
       await page.goto(`${e2e.appUrl}/today`);
       await page.getByRole('group', { name: "Today's hours and sales" }).waitFor();
       await page.evaluate((name) => (document.documentElement.dataset.theme = name), theme);
-      await page.waitForTimeout(200);
+      await untilScreenSettled(page);
       problems.push(...(await contrastProblems(page, ['main p', 'main [role="group"] span'])).map((p) => `${theme} /today: ${p}`));
     }
     await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
