@@ -13,6 +13,7 @@ import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { spawnBackend, whenReady } from '../../scripts/backend-supervisor.ts';
 import type { BackendReady } from '../../supabase/local/process-messages.ts';
+import { untilTrue } from './poll.ts';
 
 export type BackendProcess = {
   url: string;
@@ -54,17 +55,12 @@ export type BackendProcessOptions = {
 };
 
 async function waitForHealth(url: string, deadlineMs = 30_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      const response = await fetch(`${url}/health`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url}/health did not answer within ${deadlineMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const answers = () =>
+    fetch(`${url}/health`).then(
+      (response) => response.ok,
+      () => false, // not listening yet
+    );
+  await untilTrue(answers, deadlineMs, `${url}/health answering`, 50);
 }
 
 export async function startBackendProcess(options: BackendProcessOptions = {}): Promise<BackendProcess> {

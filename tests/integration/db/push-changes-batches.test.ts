@@ -19,6 +19,7 @@ import type { TestDatabase } from '../../support/test-databases.ts';
 import { createTestDatabase, engines } from '../../support/test-databases.ts';
 import type { PushFunction } from './previous-push-changes.ts';
 import { comparable, installPreviousPushChanges } from './previous-push-changes.ts';
+import { until } from '../../support/poll.ts';
 
 const manager: Actor = { role: 'authenticated', userId: demo.managerId };
 
@@ -362,7 +363,7 @@ for (const engine of engines) {
           (await db.query<{ n: number }>(
             "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
           )).rows[0]?.n;
-        while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        await until(waiting, (n) => n !== 0, 60_000, 'our push waiting on the row lock', 20);
         releaseOther();
         await other;
         const answer = await ours;

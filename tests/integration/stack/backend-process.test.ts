@@ -10,6 +10,7 @@ import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
 import { pgliteDataFolder } from '../../support/database-templates.ts';
 import { demo } from '../../support/demo.ts';
+import { untilTrue } from '../../support/poll.ts';
 
 // The backend as `npm start` runs it: a process of its own, on a private data folder,
 // with a secret of its own, and restarted by the supervisor when it dies.
@@ -121,8 +122,7 @@ describe('the backend process', () => {
     expect((await fetch(`${url}/health`)).status).toBe(200);
 
     process.kill(firstPid, 'SIGKILL');
-    const deadline = Date.now() + 120_000;
-    while (restarted.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilTrue(() => restarted.length > 0, 120_000, 'the backend restarted', 50);
     expect(restarted).toHaveLength(1);
     expect(restarted[0]).not.toBe(firstPid);
     expect(supervised.restarts()).toBe(1);

@@ -4,6 +4,7 @@ import type { BackendProcess } from '../../support/backend-process.ts';
 import { startBackendProcess } from '../../support/backend-process.ts';
 import { demo } from '../../support/demo.ts';
 import { pgliteDataFolder } from '../../support/database-templates.ts';
+import { untilTrue } from '../../support/poll.ts';
 
 // The backend process killed hard (SIGKILL, no shutdown) while writes are in flight, then
 // started again on the same PGlite folder: every write that was answered 2xx must be
@@ -54,7 +55,7 @@ describe('acknowledged writes across a hard kill of the backend process', () => 
       while (!stopWriting && next < 600) await write(next++).catch(() => (failed += 1));
     };
     const writers = Promise.all([writer(), writer(), writer(), writer()]);
-    while (acknowledged.length < 80) await new Promise((resolve) => setTimeout(resolve, 5));
+    await untilTrue(() => acknowledged.length >= 80, 60_000, '80 writes acknowledged', 5);
     const killed = await backend.kill('SIGKILL');
     stopWriting = true;
     await writers;

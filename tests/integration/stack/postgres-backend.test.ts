@@ -3,6 +3,7 @@ import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
 import { engines } from '../../support/test-databases.ts';
+import { untilTrue } from '../../support/poll.ts';
 
 // The same stack on a real PostgreSQL server (DATABASE_URL in production use): sessions,
 // RLS-scoped REST and realtime through LISTEN on a pooled connection.
@@ -25,8 +26,7 @@ describe.runIf(engines.includes('postgres'))('the embedded stack on a real Postg
     });
     const written = await manager.from('store_settings').update({ stalls: 31 }).eq('store_id', demo.storeA).select('stalls');
     expect(written).toMatchObject({ error: null, data: [{ stalls: 31 }] });
-    const deadline = Date.now() + 1000;
-    while (events.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await untilTrue(() => events.length > 0, 10_000, 'the update heard over Realtime');
     expect(events).toMatchObject([{ store_id: demo.storeA, stalls: 31 }]);
   });
 });

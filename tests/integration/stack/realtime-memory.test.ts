@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serviceLimits } from '../../../src/domain/limits.ts';
 import { demo } from '../../support/demo.ts';
+import { until } from '../../support/poll.ts';
 
 type Memory = { heapUsed: number; external: number; arrayBuffers: number; rss: number };
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -85,8 +86,7 @@ describe('Realtime memory at every cap at once', () => {
       if (c % 20 === 19) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const joins = serviceLimits.realtimeConnections * serviceLimits.realtimeChannelsPerConnection;
-    const deadline = Date.now() + 120_000;
-    while (ok + refused < joins && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => ok + refused, (answered) => answered >= joins, 120_000, 'every join answered', 50);
     expect(replies.slice(0, 3)).toEqual([]);
     expect(ok).toBe(joins);
 
@@ -181,8 +181,7 @@ describe('Realtime memory when every channel brings a token of its own', () => {
       if (c % 20 === 19) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const joins = serviceLimits.realtimeConnections * tokens.length;
-    const deadline = Date.now() + 120_000;
-    while (ok + replies.length < joins && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => ok + replies.length, (answered) => answered >= joins, 120_000, 'every join answered', 50);
     expect(replies.slice(0, 3)).toEqual([]);
     expect(ok).toBe(joins);
     const after = await ask();

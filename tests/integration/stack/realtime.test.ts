@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { demo } from '../../support/demo.ts';
 import type { TestStack } from '../../support/local-stack.ts';
 import { startTestStack } from '../../support/local-stack.ts';
+import { untilTrue } from '../../support/poll.ts';
 
 type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 
@@ -24,13 +25,8 @@ async function subscribe(client: SupabaseClient, name: string, table: string, fi
   return events;
 }
 
-async function waitFor(check: () => boolean, ms = 1000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Events and replies arrive within moments; a busy machine gets ten seconds. */
+const heardWithin = 10_000;
 
 describe('Realtime postgres_changes on the embedded stack', () => {
   let stack: TestStack;
@@ -52,15 +48,15 @@ describe('Realtime postgres_changes on the embedded stack', () => {
       .select('id')
       .single();
     const id = (inserted.data as { id: string }).id;
-    await waitFor(() => mine.length === 1);
+    await untilTrue(() => mine.length === 1, heardWithin);
     expect(mine[0]).toMatchObject({ eventType: 'INSERT', table: 'monthly_targets', new: { id, target_value: 190, store_id: demo.storeA } });
 
     await service.from('monthly_targets').update({ target_value: 195 }).eq('id', id);
-    await waitFor(() => mine.length === 2);
+    await untilTrue(() => mine.length === 2, heardWithin);
     expect(mine[1]).toMatchObject({ eventType: 'UPDATE', new: { id, target_value: 195 }, old: { id } });
 
     await service.from('monthly_targets').delete().eq('id', id);
-    await waitFor(() => mine.length === 3);
+    await untilTrue(() => mine.length === 3, heardWithin);
     expect(mine[2]).toMatchObject({ eventType: 'DELETE', old: { id } });
 
     // The other store's user is subscribed to the whole table: the rows, and their deletion, were never theirs.
@@ -73,7 +69,7 @@ describe('Realtime postgres_changes on the embedded stack', () => {
     const filtered = await subscribe(admin, 'filtered', 'stores', `id=eq.${demo.storeB}`);
     await stack.service().from('stores').update({ name: 'Demo Motors' }).eq('id', demo.storeA);
     await stack.service().from('stores').update({ name: 'Northside Auto' }).eq('id', demo.storeB);
-    await waitFor(() => filtered.length === 1);
+    await untilTrue(() => filtered.length === 1, heardWithin);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(filtered.map((e) => (e.new as { name: string }).name)).toEqual(['Northside Auto']);
   });
@@ -85,7 +81,7 @@ describe('Realtime postgres_changes on the embedded stack', () => {
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: '1' }));
     socket.send(JSON.stringify({ topic: 'realtime:x', event: 'phx_join', payload: { config: { postgres_changes: [{ event: '*', schema: 'public', table: 'stores', filter: 'bad filter' }] } }, ref: '2', join_ref: '2' }));
-    await waitFor(() => replies.length >= 2);
+    await untilTrue(() => replies.length >= 2, heardWithin);
     socket.close();
     expect(replies[0]).toMatchObject({ topic: 'phoenix', event: 'phx_reply', ref: '1', payload: { status: 'ok' } });
     expect(replies[1]).toMatchObject({ topic: 'realtime:x', event: 'phx_reply', ref: '2', payload: { status: 'error' } });
@@ -99,7 +95,7 @@ describe('Realtime postgres_changes on the embedded stack', () => {
     const topic = 'realtime:settings';
     const binding = { event: '*', schema: 'public', table: 'store_settings' };
     socket.send(JSON.stringify(['1', '1', topic, 'phx_join', { config: { postgres_changes: [binding] } }]));
-    await waitFor(() => frames.some((f) => f[3] === 'phx_reply'));
+    await untilTrue(() => frames.some((f) => f[3] === 'phx_reply'), heardWithin);
     expect(frames[0]).toEqual(['1', '1', topic, 'phx_reply', { status: 'ok', response: { postgres_changes: [{ ...binding, id: 1000 }] } }]);
 
     const changes = () => frames.filter((f) => f[3] === 'postgres_changes');
@@ -111,9 +107,9 @@ describe('Realtime postgres_changes on the embedded stack', () => {
     const manager = await stack.signIn('manager@example.com');
     const token = (await manager.auth.getSession()).data.session?.access_token;
     socket.send(JSON.stringify(['1', '2', topic, 'access_token', { access_token: token }]));
-    await waitFor(() => frames.some((f) => f[1] === '2'));
+    await untilTrue(() => frames.some((f) => f[1] === '2'), heardWithin);
     await service.from('store_settings').update({ stalls: 26 }).eq('store_id', demo.storeA);
-    await waitFor(() => changes().length === 1);
+    await untilTrue(() => changes().length === 1, heardWithin);
     socket.close();
     const payload = changes()[0]?.[4] as { ids: number[]; data: { record: { stalls: number } } };
     expect(payload.ids).toEqual([1000]);

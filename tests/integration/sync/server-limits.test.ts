@@ -6,17 +6,11 @@ import { startTestStack } from '../../support/local-stack.ts';
 import { engines } from '../../support/test-databases.ts';
 import type { Device } from './device.ts';
 import { createDevice, dailyWrite } from './device.ts';
+import { untilTrue } from '../../support/poll.ts';
 
 // The sync engine against a backend at its limits: a database queue with no room
 // (503 with Retry-After), and a server that takes fewer rows per push than the device sends.
 
-const waitFor = async (condition: () => boolean | Promise<boolean>, what: string, ms = 15_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 for (const engine of engines) {
   describe(`syncing against a busy backend on ${engine}`, () => {
@@ -55,7 +49,7 @@ for (const engine of engines) {
         },
       });
       engineUnderTest.start();
-      await waitFor(() => reports.some((r) => r.state === 'backing-off'), 'the first refusal');
+      await untilTrue(() => reports.some((r) => r.state === 'backing-off'), 15_000, 'the first refusal', 20);
       const refusal = reports.find((r) => r.state === 'backing-off') as SyncReport;
       const refusedAt = reportedAt.get(refusal) ?? 0;
       expect(refusal.lastError).toBe('Too many requests are waiting for the database.');
@@ -64,7 +58,7 @@ for (const engine of engines) {
 
       releaseOccupant();
       await occupant;
-      await waitFor(async () => (await stored()) === 2 && engineUnderTest.status.state === 'idle', 'the edits to arrive');
+      await untilTrue(async () => (await stored()) === 2 && engineUnderTest.status.state === 'idle', 15_000, 'the edits to arrive', 20);
       // No second attempt went out before the second the server asked for.
       const attempts = reports.filter((r, i) => r.state === 'syncing' && reports[i - 1]?.state !== 'syncing').length;
       expect(attempts).toBe(2);
