@@ -1,10 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { codeAfterFirstPaint } from './scripts/code-after-first-paint.ts';
 
 export default defineConfig({
   plugins: [
     react(),
+    // The first paint needs only the page and its stylesheet: the code comes at low priority.
+    { name: 'code-after-first-paint', transformIndexHtml: { order: 'post', handler: codeAfterFirstPaint } },
     VitePWA({
       // Our own worker (sw/sw.ts): precache plus background sync of the outbox.
       strategies: 'injectManifest',

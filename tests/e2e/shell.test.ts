@@ -48,6 +48,17 @@ describe('signing in and finding one’s way around', () => {
     }
   });
 
+  it('asks for its code at low priority, behind the page and stylesheet that paint the name', async () => {
+    const html = await (await fetch(`${e2e.appUrl}/login`)).text();
+    const tags = [...html.matchAll(/<(?:script|link)\b[^>]*>/g)].map(([tag]) => tag);
+    const code = tags.filter((tag) => /type="module"|rel="modulepreload"/.test(tag));
+    expect(code.length).toBeGreaterThan(1);
+    expect(code.filter((tag) => !tag.includes('fetchpriority="low"'))).toEqual([]);
+    const stylesheets = tags.filter((tag) => tag.includes('rel="stylesheet"'));
+    expect(stylesheets).toHaveLength(1);
+    expect(stylesheets.filter((tag) => tag.includes('fetchpriority'))).toEqual([]);
+  });
+
   it('sends a signed-out person to the login page from any path', async () => {
     await page.goto(`${e2e.appUrl}/monthly?month=2026-01`);
     await page.waitForURL(/\/login$/);
