@@ -134,23 +134,25 @@ function contrastProblems(page: Page, selectors: string[]): Promise<string[]> {
 describe('entering figures on a phone, a tablet and a laptop', () => {
   let e2e: E2E;
   let page: Page;
-  let today: string;
+  /** The day the page counts as today, read when a test starts: a run may pass midnight. */
+  const todayOnPage = () =>
+    page.evaluate(() => {
+      const d = new Date();
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    });
   const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
 
   beforeAll(async () => {
     e2e = await startE2E();
     ({ page } = await e2e.signedInPage('manager@example.com', { width: 1366, height: 768 }));
     await new SyncBarModel(page).waitForSynced();
-    today = await page.evaluate(() => {
-      const d = new Date();
-      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-    });
   });
   afterAll(() => e2e?.close());
 
   for (const size of sizes) {
     it(`lines today's row up under its headings, shows whole values and never scrolls sideways at ${size.width} x ${size.height}`, async () => {
       await page.setViewportSize(size);
+      const today = await todayOnPage();
       await page.goto(`${e2e.appUrl}/daily`);
       await page.getByLabel(`CP Hours ${today}`).first().waitFor();
       await untilScreenSettled(page);
@@ -277,6 +279,7 @@ describe('entering figures on a phone, a tablet and a laptop', () => {
 
   it('signs each value saved on this device where it was typed, on Today and in the grid, but not a refused one', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
+    const today = await todayOnPage();
     await page.goto(`${e2e.appUrl}/today`);
     const group = page.getByRole('group', { name: "Today's hours and sales" });
     await group.getByLabel(`CP Hours ${today}`).waitFor();
