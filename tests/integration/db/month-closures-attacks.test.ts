@@ -14,6 +14,7 @@ import { isPostgresError } from '../../../supabase/local/db/database.ts';
 import { demo } from '../../support/demo.ts';
 import type { TestDatabase } from '../../support/test-databases.ts';
 import { createTestDatabase, engines } from '../../support/test-databases.ts';
+import { until } from '../../support/poll.ts';
 
 const manager: Actor = { role: 'authenticated', userId: demo.managerId };
 const other: Actor = { role: 'authenticated', userId: demo.otherId };
@@ -159,7 +160,9 @@ if (engines.includes('postgres')) {
     /** A holiday: the smallest write to a month (a daily value must also carry its week labels). */
     const write = (date: string) => `insert into public.store_calendar_days (store_id, calendar_date, year, is_work_day) values ('${demo.storeA}', '${date}', 2031, false)`;
     const settle = <T>(promise: Promise<T>) => promise.then(() => 'done', (error: unknown) => (isPostgresError(error) ? (error.code ?? '') : 'error'));
-    const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+    /** Transactions of this database queued behind another's lock. */
+    const lockWaits = async () =>
+      (await db.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]?.n ?? 0;
 
     /** `first` runs and holds its transaction open; meanwhile `second` starts. */
     async function overlap(first: string, second: string) {
@@ -174,11 +177,20 @@ if (engines.includes('postgres')) {
         await held;
       }));
       await Promise.race([ready, one]);
+      let secondEnded: string | null = null;
       const two = settle(db.transaction(async (tx) => {
         await tx.query(asMember, [claims(demo.managerId)]);
         await tx.query(second);
-      }));
-      const whileHeld = await within(two, 400);
+      })).then((result) => (secondEnded = result));
+      // While the first holds its transaction open, the second either ends or queues behind
+      // its lock: the server says which, however long a busy machine takes to get there.
+      const whileHeld = await until(
+        async () => secondEnded ?? ((await lockWaits()) > 0 ? 'still waiting' : null),
+        (state) => state !== null,
+        60_000,
+        'the second transaction ended or queued behind a lock',
+        20,
+      );
       release();
       return { whileHeld, first: await one, second: await two };
     }
