@@ -80,6 +80,15 @@ async function createPostgresDatabase(serverUrl: string | undefined, kind: Templ
 }
 
 /**
+ * How many of this database's sessions are queued behind another's lock (PostgreSQL): what
+ * a test of what waits for what asks the server, rather than timing it.
+ */
+export async function sessionsWaitingOnLocks(db: Pick<Database, 'query'>): Promise<number> {
+  const { rows } = await db.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+  return rows[0]?.n ?? 0;
+}
+
+/**
  * An empty database on the PostgreSQL server of TEST_DATABASE_URL (nothing bootstrapped),
  * for a restore or a load to fill; drop() removes it.
  */

@@ -13,7 +13,7 @@ import { asActor } from '../../support/as-role.ts';
 import { isPostgresError } from '../../../supabase/local/db/database.ts';
 import { demo } from '../../support/demo.ts';
 import type { TestDatabase } from '../../support/test-databases.ts';
-import { createTestDatabase, engines } from '../../support/test-databases.ts';
+import { createTestDatabase, engines, sessionsWaitingOnLocks } from '../../support/test-databases.ts';
 import { until } from '../../support/poll.ts';
 
 const manager: Actor = { role: 'authenticated', userId: demo.managerId };
@@ -160,9 +160,6 @@ if (engines.includes('postgres')) {
     /** A holiday: the smallest write to a month (a daily value must also carry its week labels). */
     const write = (date: string) => `insert into public.store_calendar_days (store_id, calendar_date, year, is_work_day) values ('${demo.storeA}', '${date}', 2031, false)`;
     const settle = <T>(promise: Promise<T>) => promise.then(() => 'done', (error: unknown) => (isPostgresError(error) ? (error.code ?? '') : 'error'));
-    /** Transactions of this database queued behind another's lock. */
-    const lockWaits = async () =>
-      (await db.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]?.n ?? 0;
 
     /** `first` runs and holds its transaction open; meanwhile `second` starts. */
     async function overlap(first: string, second: string) {
@@ -185,7 +182,7 @@ if (engines.includes('postgres')) {
       // While the first holds its transaction open, the second either ends or queues behind
       // its lock: the server says which, however long a busy machine takes to get there.
       const whileHeld = await until(
-        async () => secondEnded ?? ((await lockWaits()) > 0 ? 'still waiting' : null),
+        async () => secondEnded ?? ((await sessionsWaitingOnLocks(db)) > 0 ? 'still waiting' : null),
         (state) => state !== null,
         60_000,
         'the second transaction ended or queued behind a lock',

@@ -16,7 +16,7 @@ import type { Actor } from '../../support/as-role.ts';
 import { asActor } from '../../support/as-role.ts';
 import { demo } from '../../support/demo.ts';
 import type { TestDatabase } from '../../support/test-databases.ts';
-import { createTestDatabase, engines } from '../../support/test-databases.ts';
+import { createTestDatabase, engines, sessionsWaitingOnLocks } from '../../support/test-databases.ts';
 import type { PushFunction } from './previous-push-changes.ts';
 import { comparable, installPreviousPushChanges } from './previous-push-changes.ts';
 import { until } from '../../support/poll.ts';
@@ -359,11 +359,7 @@ for (const engine of engines) {
           return rows[0]?.rows ?? [];
         });
         // Once ours waits for the other's row lock (its insert met the other's row), let the other commit.
-        const waiting = async () =>
-          (await db.query<{ n: number }>(
-            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-          )).rows[0]?.n;
-        await until(waiting, (n) => n !== 0, 60_000, 'our push waiting on the row lock', 20);
+        await until(() => sessionsWaitingOnLocks(db), (n) => n !== 0, 60_000, 'our push waiting on the row lock', 20);
         releaseOther();
         await other;
         const answer = await ours;
