@@ -53,7 +53,18 @@ export async function frameProblemsScrolled(page: Page): Promise<string[]> {
 export async function wheel(page: Page, dx: number, dy: number): Promise<void> {
   const size = page.viewportSize() ?? { width: 1366, height: 768 };
   await page.mouse.move(Math.round(size.width * 0.7), Math.round(size.height * 0.6));
+  // The wheel's reply can come before the page has handled the event and its scroll has
+  // begun; on a busy machine the scroll then started only after scrollSettled had seen two
+  // equal positions. So the page reports the event, and two frames later its scroll runs.
+  const received = page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        addEventListener('wheel', () => requestAnimationFrame(() => requestAnimationFrame(() => resolve())), { once: true, passive: true, capture: true });
+      }),
+  );
+  await page.evaluate(() => undefined);
   await page.mouse.wheel(dx, dy);
+  await received;
   await scrollSettled(page);
 }
 
