@@ -4,7 +4,8 @@
  * milliseconds of main thread an offline start would otherwise spend before its grid:
  *
  * - someone signed in: once the screen has drawn what it reads from the device (a month's
- *   rows), after that frame is painted;
+ *   rows, a team), after that frame is painted; not when the rows are read, which can come
+ *   some hundreds of milliseconds before the screen shows them (ui/screen-drawn.ts);
  * - nobody signed in: when the person starts signing in (a touch, a key, a focus, the form
  *   sent). Filling in the form takes longer than they take to arrive, and the login page
  *   loads no more than it shows; meanwhile `whileSignedOut` gives it what it needs from
@@ -25,8 +26,8 @@ export type ConnectWhen = {
   load(): void;
   /** The account's state: whether someone is signed in. */
   account: { getState(): { status: Status }; subscribe(listener: (state: { status: Status }) => void): () => void };
-  /** Calls back each time the screen has month rows from the device to draw; answers how to stop. */
-  onMonthRows(listener: () => void): () => void;
+  /** Calls back each time a screen has drawn what it reads from the device (ui/screen-drawn.ts); answers how to stop. */
+  onScreenDrawn(listener: () => void): () => void;
   /** Where a person's touches, keys, focus and form submits arrive (the document). */
   target: EventTarget;
   /** Starts what the login page reads from the device while nobody is signed in; answers how to stop it. */
@@ -72,7 +73,7 @@ export function connectWhen(when: ConnectWhen): void {
     if (when.account.getState().status !== 'signed-out') load();
   }, when.latestMs);
   stops.push(
-    when.onMonthRows(() => when.afterPaint(load)),
+    when.onScreenDrawn(() => when.afterPaint(load)),
     when.account.subscribe(follow),
     () => listen(false),
     () => stopSignedOut?.(),

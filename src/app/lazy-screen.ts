@@ -3,8 +3,11 @@ import { createElement, use } from 'react';
 import { loadWithRetry } from '../ui/load-with-retry.ts';
 
 export type LazyScreen<P extends object> = FunctionComponent<P> & {
-  /** Starts loading the screen's module now (the app's start calls it for the screen it opens on). */
-  preload(): void;
+  /**
+   * Starts loading the screen's module now (the app's start calls it for the screen it
+   * opens on); settles once it has arrived or failed to.
+   */
+  preload(): Promise<void>;
 };
 
 /**
@@ -27,5 +30,10 @@ export function lazyScreen<P extends object, N extends string>(load: () => Promi
     return createElement(loaded ?? use(start()), props);
   }
   Screen.displayName = name;
-  return Object.assign(Screen, { preload: () => void start() });
+  const preload = () =>
+    start().then(
+      () => undefined,
+      () => undefined,
+    );
+  return Object.assign(Screen, { preload });
 }

@@ -25,7 +25,7 @@ const YearlyPage = lazyScreen(() => import('../features/yearly/YearlyPage.tsx'),
 /** Screens this narrow are a tablet held upright or a phone: an advisor's, who starts on Today. */
 export const narrowScreen = '(max-width: 820px)';
 
-const screensByPath: Record<string, { preload(): void }> = {
+const screensByPath: Record<string, { preload(): Promise<void> }> = {
   '/today': TodayPage,
   '/print': PrintMonthPage,
   '/daily': DailyPerformance,
@@ -43,11 +43,12 @@ const screensByPath: Record<string, { preload(): void }> = {
 
 /**
  * Starts loading the screen the app opens on, before the account and the route are
- * known, so its module arrives together with the main one rather than after it.
+ * known, so its module arrives together with the main one rather than after it. Settles
+ * once it has arrived (or failed to, or at once for a path without a screen of its own).
  */
-export function preloadScreenFor(pathname: string): void {
-  if (pathname === '/') (window.matchMedia(narrowScreen).matches ? TodayPage : OnePage).preload();
-  else screensByPath[pathname]?.preload();
+export function preloadScreenFor(pathname: string): Promise<void> {
+  if (pathname === '/') return (window.matchMedia(narrowScreen).matches ? TodayPage : OnePage).preload();
+  return screensByPath[pathname]?.preload() ?? Promise.resolve();
 }
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 import { offlineFailures, refusedWith } from './support/browser.ts';
-import { LoginPageModel, ShellModel } from './support/pages.ts';
+import { LoginPageModel, ShellModel, SyncBarModel } from './support/pages.ts';
 
 describe('signing in and finding one’s way around', () => {
   let e2e: E2E;
@@ -46,6 +46,46 @@ describe('signing in and finding one’s way around', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('on a start without the app in its cache, draws the screen it opens on once its code is there, and only then loads the rest', async () => {
+    const { page: tablet, context: profile } = await e2e.signedInPage('manager@example.com', { width: 412, height: 823 });
+    await new SyncBarModel(tablet).waitForSynced();
+    // As after the browser cleared its caches: no service worker, no cached code; the
+    // session and the month's rows stay on the device.
+    const cdp = await profile.newCDPSession(tablet);
+    await cdp.send('Storage.clearDataForOrigin', { origin: new URL(e2e.appUrl).origin, storageTypes: 'service_workers,cache_storage' });
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
+    await tablet.goto('about:blank');
+    // What the page showed, when: the Suspense fallback ever, and the moment the daily
+    // screen had its month on screen (its heading, no "Loading..." left).
+    await profile.addInitScript(() => {
+      const seen = { fallback: false, shownAt: -1 };
+      (window as unknown as { __seen: typeof seen }).__seen = seen;
+      new MutationObserver(() => {
+        if (document.querySelector('.loading-screen')) seen.fallback = true;
+        const loading = [...document.querySelectorAll('main p')].some((p) => /^Loading\b/.test(p.textContent?.trim() ?? ''));
+        if (seen.shownAt < 0 && document.querySelector('main h1') && !loading) seen.shownAt = performance.now();
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    // The daily screen's code comes half a second after the rest, as over a slow link.
+    await tablet.route(/\/assets\/DailyPerformance-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    await tablet.goto(`${e2e.appUrl}/daily`);
+    await tablet.getByRole('heading', { level: 1, name: 'Daily Performance' }).waitFor();
+    await new SyncBarModel(tablet).waitForSynced();
+    const timeline = await tablet.evaluate(() => {
+      const { fallback, shownAt } = (window as unknown as { __seen: { fallback: boolean; shownAt: number } }).__seen;
+      const backendClient = performance.getEntriesByType('resource').find((entry) => /\/assets\/connect-[^/]*\.js$/.test(entry.name));
+      return { fallback, shownAt, backendClientAt: backendClient?.startTime ?? -1 };
+    });
+    expect(timeline.fallback, 'the frame showed "Loading..." for the screen').toBe(false);
+    expect(timeline.shownAt).toBeGreaterThan(0);
+    expect(timeline.backendClientAt, 'supabase-js was asked for before the month was on screen').toBeGreaterThan(timeline.shownAt);
+    await tablet.unrouteAll();
   });
 
   it('asks for its code at low priority, behind the page and stylesheet that paint the name', async () => {

@@ -28,6 +28,7 @@ import { errorText } from '../../sync/errors.ts';
 import { useLatestCallback } from '../../ui/use-latest-callback.ts';
 import { DealerImportButton } from '../dealer-import/DealerImport.tsx';
 import { ShareTodayButton } from '../share/ShareToday.tsx';
+import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 type Mode = 'autosave' | 'submit';
 
@@ -140,6 +141,7 @@ export function DailyPerformance({ mode, title }: { mode: Mode; title: string })
   useEffect(() => {
     if (ready && !drawn) startTransition(() => setDrawn(true));
   }, [ready, drawn]);
+  useScreenDrawn(drawn);
 
   return (
     <section className="daily" aria-labelledby="daily-title">

@@ -14,6 +14,7 @@ import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { errorText } from '../../sync/errors.ts';
+import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 const sections = [
   { id: 'front-end-team-section', label: 'Front End Team' },
@@ -47,6 +48,7 @@ export function FrontEndTeamPage() {
     }
   }
 
+  useScreenDrawn(Boolean(team));
   if (!storeId) return <p role="alert">Store ID not found. Please ensure you are logged in and have a store associated.</p>;
   if (!team) return <p>Loading front end team...</p>;
   const where = { storeId, year: team.year, month: team.month };

@@ -24,6 +24,7 @@ import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { MonthEndFigures } from './MonthEndFigures.tsx';
 import { errorText } from '../../sync/errors.ts';
+import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 // Retried until it arrives: a failed lazy load would be remembered, and break the page, for good.
 const HoursMixChart = lazy(() => loadWithRetry(() => import('./HoursMixChart.tsx')));
@@ -52,6 +53,7 @@ export function MonthlyPage() {
   const [pickerShown, setPickerShown] = useState(true);
   const [status, setStatus] = useState<string | null>(null);
 
+  useScreenDrawn(data !== undefined);
   if (!data) return <p>Loading performance data...</p>;
   const gross = data.rows.laborGross;
   const storedRow = (type: LaborType) => gross.find((row) => row.labor_type === type);

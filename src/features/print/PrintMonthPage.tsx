@@ -15,6 +15,7 @@ import { useSelectedMonth } from '../session/use-month.ts';
 import { AdvisorsSection, WeeksSection } from './PackSections.tsx';
 import { advisorsOf, daysOf, openWarnings } from './month-pack.ts';
 import { salesLastYear } from '../../domain/monthly-table.ts';
+import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 const dash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));
 
@@ -31,6 +32,7 @@ export function PrintMonthPage() {
   const lastYear = useDailyMonth(storeId, shiftMonth(month, -12));
   const team = useFrontEndTeamMonth(storeId, month);
   const storeName = useStoreName(storeId);
+  useScreenDrawn(Boolean(data && lastYear && team));
   if (!data || !lastYear || !team) return <p>Loading the month...</p>;
 
   const table = monthlyTableOf(data);

@@ -6,6 +6,7 @@ import { CategorySummary } from '../../ui/CategorySummary.tsx';
 import { useDailyMonth } from '../../data/month-view.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
+import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 const rates = [
   ['labour_rate', 'Labour Rate'],
@@ -30,6 +31,7 @@ export function ServiceOverviewPage() {
   const data = useDailyMonth(storeId, month);
   // Read field by field, by the keys the field limits list.
   const settings: Row | null | undefined = useStoreSettings(storeId);
+  useScreenDrawn(data !== undefined && settings !== undefined);
   const value = (key: string) => (settings?.[key] === null || settings?.[key] === undefined ? null : Number(settings[key]));
   return (
     <section className="card overview" aria-labelledby="overview-title">

@@ -19,6 +19,7 @@ import { useAccount } from '../session/session-context.tsx';
 import { errorText } from '../../sync/errors.ts';
 import { DealerImportButton } from '../dealer-import/DealerImport.tsx';
 import { ShareTodayButton } from '../share/ShareToday.tsx';
+import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 const rows: Array<{ row: LabourRow; name: string }> = [
   { row: 'CP', name: 'Customer pay' },
@@ -47,6 +48,7 @@ export function TodayPage() {
   // The input that last had focus is the one "History of ..." asks about.
   const lastCell = useLastCell((label) => (storeId ? dailyCellRef(label, storeId) : null));
   const [notice, setNotice] = useState<string | null>(null);
+  useScreenDrawn(data !== undefined);
   if (!data) return <p>Loading performance data...</p>;
 
   const week = data.grid.find((w) => w.days.some((day) => day.date === today));

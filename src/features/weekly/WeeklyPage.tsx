@@ -11,6 +11,7 @@ import { WeekSummary } from '../daily/WeekSummary.tsx';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { errorText } from '../../sync/errors.ts';
+import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 type SaveState = 'saving' | 'saved' | 'error' | null;
 const saveText = { saving: 'Saving...', saved: 'Saved', error: 'Error saving' } as const;
@@ -42,6 +43,7 @@ export function WeeklyPage({ daysInDailySection = false }: { daysInDailySection?
   const drafts = useSubmitDrafts(storeId);
   const draftKeys = new Set((drafts ?? []).map((draft) => draft.key));
   const data = stored && drafts ? withDraftWeeks(stored, drafts) : undefined;
+  useScreenDrawn(data !== undefined);
   const [average, setAverage] = useState(true);
   const [saveState, setSaveState] = useState<SaveState>(null);
   const [notice, setNotice] = useState<string | null>(null);

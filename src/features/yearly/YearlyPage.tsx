@@ -16,6 +16,7 @@ import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { yearlyCellRef } from '../history/cell-refs.ts';
 import { errorText } from '../../sync/errors.ts';
 import { loadWithRetry } from '../../ui/load-with-retry.ts';
+import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 /** The chart's lines: a month without figures (one not yet begun) is a gap, not a drop to zero. */
 function series(year: number, rows: Row[]) {
@@ -80,6 +81,7 @@ export function YearlyPage() {
   const { initialSync } = useSyncStatus();
   const loading = current === undefined || previous === undefined || (initialSync !== null && current.length + previous.length === 0);
   const empty = !loading && current.length === 0 && previous.length === 0;
+  useScreenDrawn(!loading);
   return (
     <section className="card yearly" aria-labelledby="yearly-title">
       <h1 id="yearly-title">Yearly Trend</h1>

@@ -4,11 +4,11 @@ import { connectWhen } from '../../../src/app/connect-when.ts';
 
 type Status = 'loading' | 'signed-out' | 'signed-in';
 
-/** The app's start as connectWhen sees it: the account's answer, the month rows drawn, the page's events, frames painted. */
+/** The app's start as connectWhen sees it: the account's answer, a screen drawn, the page's events, frames painted. */
 function start(initial: Status = 'loading') {
   let status = initial;
   const accountListeners = new Set<(state: { status: Status }) => void>();
-  const monthListeners = new Set<() => void>();
+  const drawnListeners = new Set<() => void>();
   const painted: Array<() => void> = [];
   const target = new EventTarget();
   const counts = { started: 0, stopped: 0 };
@@ -22,9 +22,9 @@ function start(initial: Status = 'loading') {
         return () => accountListeners.delete(listener);
       },
     },
-    onMonthRows: (listener) => {
-      monthListeners.add(listener);
-      return () => monthListeners.delete(listener);
+    onScreenDrawn: (listener) => {
+      drawnListeners.add(listener);
+      return () => drawnListeners.delete(listener);
     },
     target,
     whileSignedOut: () => {
@@ -42,10 +42,10 @@ function start(initial: Status = 'loading') {
       status = next;
       for (const listener of [...accountListeners]) listener({ status });
     },
-    monthRowsRead: () => [...monthListeners].forEach((listener) => listener()),
+    screenDrawn: () => [...drawnListeners].forEach((listener) => listener()),
     paint: () => painted.splice(0).forEach((work) => work()),
     person: (type: 'pointerdown' | 'keydown' | 'focusin' | 'submit') => target.dispatchEvent(new Event(type)),
-    listeners: () => ({ account: accountListeners.size, monthRows: monthListeners.size }),
+    listeners: () => ({ account: accountListeners.size, screenDrawn: drawnListeners.size }),
   };
 }
 
@@ -70,7 +70,7 @@ describe('when supabase-js and the sync runtime load', () => {
     expect(app.load).toHaveBeenCalledTimes(1);
     // Everything it listened to lets go once they load.
     expect(app.counts).toEqual({ started: 1, stopped: 1 });
-    expect(app.listeners()).toEqual({ account: 0, monthRows: 0 });
+    expect(app.listeners()).toEqual({ account: 0, screenDrawn: 0 });
   });
 
   it('when the login form is sent before the device database has said nobody is signed in', () => {
@@ -85,16 +85,16 @@ describe('when supabase-js and the sync runtime load', () => {
     expect(app.counts.started).toBe(0);
   });
 
-  it('with someone signed in, after the frame that draws the month rows, not at a touch', () => {
+  it('with someone signed in, after the frame in which the screen has drawn its month, not at a touch', () => {
     const app = start();
     app.answer('signed-in');
     app.person('pointerdown');
     expect(app.load).not.toHaveBeenCalled();
-    app.monthRowsRead();
+    app.screenDrawn();
     expect(app.load).not.toHaveBeenCalled();
     app.paint();
     expect(app.load).toHaveBeenCalledTimes(1);
-    app.monthRowsRead();
+    app.screenDrawn();
     app.paint();
     expect(app.load).toHaveBeenCalledTimes(1);
     expect(app.counts.started).toBe(0);

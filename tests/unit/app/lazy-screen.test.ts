@@ -29,4 +29,16 @@ describe('lazyScreen', () => {
     Screen.preload();
     expect(loads).toBe(1);
   });
+
+  it('settles its preload once the module has arrived, so the app can draw the screen at once', async () => {
+    let arrive: (module: { Greeting: typeof Greeting }) => void = () => undefined;
+    const Screen = lazyScreen(() => new Promise<{ Greeting: typeof Greeting }>((resolve) => (arrive = resolve)), 'Greeting');
+    let settled = false;
+    const preloaded = Screen.preload().then(() => (settled = true));
+    await flush();
+    expect(settled).toBe(false);
+    arrive({ Greeting });
+    await preloaded;
+    expect(inSuspense(createElement(Screen, { who: 'Ada' }))).toMatch(/^<!--\$--><p>Hello Ada<\/p><!--\/\$-->$/);
+  });
 });
