@@ -1,5 +1,6 @@
-/** Small HTTP helpers shared by the stack's services: bodies with a size limit, JSON replies, CORS. */
+/** Small HTTP helpers shared by the stack's services: bodies with a size limit, JSON replies, CORS, compression. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 
 export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
@@ -53,9 +54,50 @@ function mergeHeaders(...sets: Array<Record<string, string> | undefined>): Recor
   return merged;
 }
 
-export function send(res: ServerResponse, reply: Reply, headOnly = false): void {
-  res.writeHead(reply.status, mergeHeaders(corsHeaders, reply.headers));
-  res.end(headOnly ? undefined : (reply.body ?? undefined));
+/**
+ * Replies shorter than this go as they are: compressing them saves less than it costs.
+ * A tuning of the wire, not a limit: nothing is refused by it.
+ */
+const compressFrom = 1024;
+
+/** JSON (PostgREST's vendor types and OpenAPI included) and text: what compresses well. */
+const compressible = /^(application\/(json|openapi\+json|vnd\.pgrst\.[^;\s]+)|text\/)/i;
+
+/**
+ * Whether a request's Accept-Encoding takes gzip: named, or through `*`, with a quality
+ * above 0 (`gzip;q=0` refuses it). No header means no compression, as for a plain client.
+ */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  let anyCoding = false;
+  for (const part of value.split(',')) {
+    const [coding = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
+    const accepted = quality === undefined || Number(quality.slice(2)) > 0;
+    if (coding === 'gzip' || coding === 'x-gzip') return accepted;
+    if (coding === '*') anyCoding = accepted;
+  }
+  return anyCoding;
+}
+
+/**
+ * Writes a reply. A JSON or text body of 1 kB or more goes gzip-compressed to a client
+ * that takes it, as a hosted project's gateway sends it: a device's first sync is mostly
+ * repeated keys and digits, which shrink to about a tenth over a shop's slow link.
+ */
+export function send(res: ServerResponse, reply: Reply, options: { headOnly?: boolean; acceptEncoding?: string | string[] } = {}): void {
+  const headers = mergeHeaders(corsHeaders, reply.headers);
+  let body = options.headOnly ? undefined : (reply.body ?? undefined);
+  if (compressible.test(headers['content-type'] ?? '') && !headers['content-encoding']) {
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+    if (body !== undefined && Buffer.byteLength(body) >= compressFrom && acceptsGzip(options.acceptEncoding)) {
+      body = gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+      delete headers['content-length'];
+    }
+  }
+  res.writeHead(reply.status, headers);
+  res.end(body);
 }
 
 /** The bearer token of a request, or the apikey header when there is none (as Kong does). */

@@ -110,10 +110,10 @@ function describe(error: unknown): string {
 }
 
 /** Sends a reply unless the connection is gone; a reply that cannot be written closes it. */
-function safeSend(res: ServerResponse, reply: Reply, headOnly: boolean): void {
+function safeSend(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   try {
-    send(res, reply, headOnly);
+    send(res, reply, { headOnly: req.method === 'HEAD', acceptEncoding: req.headers['accept-encoding'] });
   } catch (error) {
     log.error(`could not write a reply: ${describe(error)}`);
     res.destroy();
@@ -126,7 +126,7 @@ export function createRequestHandler(options: BoundaryOptions) {
     const method = req.method ?? 'GET';
     let pathname: string | null = null;
     const finish = (reply: Reply) => {
-      safeSend(res, reply, method === 'HEAD');
+      safeSend(req, res, reply);
       const shown = pathname ?? JSON.stringify((req.url ?? '').slice(0, 120));
       log.info(`${method} ${shown} ${reply.status} ${(performance.now() - started).toFixed(1)}ms`);
     };
