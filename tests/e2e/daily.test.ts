@@ -160,6 +160,8 @@ describe('the Daily screen', () => {
       await page.goto(`${e2e.appUrl}/daily?month=${month}`);
       await page.getByLabel(`CP Hours ${month}-01`).waitFor();
       await expect.poll(async () => (await inputs()).filter(([, value]) => value !== '').length, { timeout: 20_000 }).toBeGreaterThan(20);
+      // The weeks out of sight are drawn after the first ones; the grid is busy until then.
+      await expect.poll(() => page.locator('.day-grid[aria-busy="true"]').count(), { timeout: 20_000 }).toBe(0);
       return inputs();
     };
     // Each month as a page opened on it shows it.
