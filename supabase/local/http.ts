@@ -1,6 +1,6 @@
 /** Small HTTP helpers shared by the stack's services: bodies with a size limit, JSON replies, CORS, compression. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { gzip } from 'node:zlib';
 
 export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
@@ -83,21 +83,27 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
 /**
  * Writes a reply. A JSON or text body of 1 kB or more goes gzip-compressed to a client
  * that takes it, as a hosted project's gateway sends it: a device's first sync is mostly
- * repeated keys and digits, which shrink to about a tenth over a shop's slow link.
+ * repeated keys and digits, which shrink to about a tenth over a shop's slow link. The
+ * compression runs off the event loop (zlib's thread pool), so a large reply does not hold
+ * up the others; should it fail, the reply goes as it is.
  */
 export function send(res: ServerResponse, reply: Reply, options: { headOnly?: boolean; acceptEncoding?: string | string[] } = {}): void {
   const headers = mergeHeaders(corsHeaders, reply.headers);
-  let body = options.headOnly ? undefined : (reply.body ?? undefined);
-  if (compressible.test(headers['content-type'] ?? '') && !headers['content-encoding']) {
-    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
-    if (body !== undefined && Buffer.byteLength(body) >= compressFrom && acceptsGzip(options.acceptEncoding)) {
-      body = gzipSync(body);
-      headers['content-encoding'] = 'gzip';
-      delete headers['content-length'];
-    }
-  }
-  res.writeHead(reply.status, headers);
-  res.end(body);
+  const body = options.headOnly ? undefined : (reply.body ?? undefined);
+  const write = (sent: string | Buffer | undefined) => {
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(reply.status, headers);
+    res.end(sent);
+  };
+  if (!compressible.test(headers['content-type'] ?? '') || headers['content-encoding']) return write(body);
+  headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (body === undefined || Buffer.byteLength(body) < compressFrom || !acceptsGzip(options.acceptEncoding)) return write(body);
+  gzip(body, (error, compressed) => {
+    if (error) return write(body);
+    headers['content-encoding'] = 'gzip';
+    delete headers['content-length'];
+    write(compressed);
+  });
 }
 
 /** The bearer token of a request, or the apikey header when there is none (as Kong does). */
