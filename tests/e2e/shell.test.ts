@@ -79,12 +79,19 @@ describe('signing in and finding one’s way around', () => {
     await new SyncBarModel(tablet).waitForSynced();
     const timeline = await tablet.evaluate(() => {
       const { fallback, shownAt } = (window as unknown as { __seen: { fallback: boolean; shownAt: number } }).__seen;
-      const backendClient = performance.getEntriesByType('resource').find((entry) => /\/assets\/connect-[^/]*\.js$/.test(entry.name));
-      return { fallback, shownAt, backendClientAt: backendClient?.startTime ?? -1 };
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const backendClient = resources.find((entry) => /\/assets\/connect-[^/]*\.js$/.test(entry.name));
+      const entry = resources.find((entry) => /\/assets\/index-[^/]*\.js$/.test(entry.name));
+      return { fallback, shownAt, backendClientAt: backendClient?.startTime ?? -1, entryArrivedAt: entry?.responseEnd ?? -1 };
     });
     expect(timeline.fallback, 'the frame showed "Loading..." for the screen').toBe(false);
     expect(timeline.shownAt).toBeGreaterThan(0);
-    expect(timeline.backendClientAt, 'supabase-js was asked for before the month was on screen').toBeGreaterThan(timeline.shownAt);
+    expect(timeline.backendClientAt).toBeGreaterThan(0);
+    // The app loads them a second after its start at the latest, drawn or not: on a machine
+    // too busy to draw the month within that second, only that deadline is checked.
+    if (timeline.backendClientAt < timeline.shownAt) {
+      expect(timeline.backendClientAt, 'supabase-js was asked for before the month was on screen, and before its deadline').toBeGreaterThanOrEqual(timeline.entryArrivedAt + 1_000);
+    }
     await tablet.unrouteAll();
   });
 
