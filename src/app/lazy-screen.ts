@@ -5,7 +5,8 @@ import { loadWithRetry } from '../ui/load-with-retry.ts';
 export type LazyScreen<P extends object> = FunctionComponent<P> & {
   /**
    * Starts loading the screen's module now (the app's start calls it for the screen it
-   * opens on); settles once it has arrived or failed to.
+   * opens on); settles once it has arrived, or once the first try has failed (the tries
+   * go on).
    */
   preload(): Promise<void>;
 };
@@ -21,8 +22,19 @@ export type LazyScreen<P extends object> = FunctionComponent<P> & {
 export function lazyScreen<P extends object, N extends string>(load: () => Promise<Record<N, FunctionComponent<P>>>, name: N): LazyScreen<P> {
   let loaded: FunctionComponent<P> | null = null;
   let loading: Promise<FunctionComponent<P>> | null = null;
+  // The first try's outcome: a start that cannot fetch the module (offline, before the
+  // service worker holds the app) draws at once, while the tries go on behind it.
+  let firstTry: Promise<void> | null = null;
+  const tryLoading = () => {
+    const attempt = load();
+    firstTry ??= attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    return attempt;
+  };
   const start = () =>
-    (loading ??= loadWithRetry(load).then((module) => {
+    (loading ??= loadWithRetry(tryLoading).then((module) => {
       loaded = module[name];
       return loaded;
     }));
@@ -30,10 +42,9 @@ export function lazyScreen<P extends object, N extends string>(load: () => Promi
     return createElement(loaded ?? use(start()), props);
   }
   Screen.displayName = name;
-  const preload = () =>
-    start().then(
-      () => undefined,
-      () => undefined,
-    );
+  const preload = () => {
+    const arrived = start().then(() => undefined);
+    return firstTry ?? arrived;
+  };
   return Object.assign(Screen, { preload });
 }

@@ -65,9 +65,10 @@ registerServiceWorker((apply) => {
   if (started) render();
 });
 // The first render waits for the opening screen's code (the page shows the product's name
-// meanwhile), at most `openingScreenWaitMs`: drawn before it, the frame would show
-// "Loading..." in its place, and React holds back the screen that replaces it for up to
-// 300 ms more. See docs/performance.md, "A slow tablet and Lighthouse".
+// meanwhile), at most `openingScreenWaitMs`, or until a first try to fetch it failed:
+// drawn before it, the frame would show "Loading..." in its place, and React holds back
+// the screen that replaces it for up to 300 ms more. See docs/performance.md, "A slow
+// tablet and Lighthouse".
 void Promise.race([openingScreen, new Promise((resolve) => setTimeout(resolve, openingScreenWaitMs))]).then(() => {
   started = true;
   render();

@@ -44,7 +44,7 @@ const screensByPath: Record<string, { preload(): Promise<void> }> = {
 /**
  * Starts loading the screen the app opens on, before the account and the route are
  * known, so its module arrives together with the main one rather than after it. Settles
- * once it has arrived (or failed to, or at once for a path without a screen of its own).
+ * once it has arrived, or its first try failed, or at once for a path without a screen.
  */
 export function preloadScreenFor(pathname: string): Promise<void> {
   if (pathname === '/') return (window.matchMedia(narrowScreen).matches ? TodayPage : OnePage).preload();

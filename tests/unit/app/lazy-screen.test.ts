@@ -1,6 +1,6 @@
 import { createElement, Suspense } from 'react';
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lazyScreen } from '../../../src/app/lazy-screen.ts';
 
 const Greeting = ({ who }: { who: string }) => createElement('p', null, `Hello ${who}`);
@@ -40,5 +40,30 @@ describe('lazyScreen', () => {
     arrive({ Greeting });
     await preloaded;
     expect(inSuspense(createElement(Screen, { who: 'Ada' }))).toMatch(/^<!--\$--><p>Hello Ada<\/p><!--\/\$-->$/);
+  });
+
+  it('settles its preload when the first try to fetch the module fails, and keeps trying behind it', async () => {
+    vi.useFakeTimers();
+    try {
+      let tries = 0;
+      const Screen = lazyScreen(async () => {
+        tries += 1;
+        if (tries === 1) throw new TypeError('Failed to fetch dynamically imported module');
+        return { Greeting };
+      }, 'Greeting');
+      let settled = false;
+      const preloaded = Screen.preload().then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(true);
+      await preloaded;
+      // Not there yet: the screen suspends, as the shell's "Loading..." shows.
+      expect(inSuspense(createElement(Screen, { who: 'Ada' }))).toContain('Loading...');
+      // The next try, a second later, brings it.
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(tries).toBe(2);
+      expect(inSuspense(createElement(Screen, { who: 'Ada' }))).toMatch(/^<!--\$--><p>Hello Ada<\/p><!--\/\$-->$/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
