@@ -22,14 +22,14 @@ export type LazyScreen<P extends object> = FunctionComponent<P> & {
 export function lazyScreen<P extends object, N extends string>(load: () => Promise<Record<N, FunctionComponent<P>>>, name: N): LazyScreen<P> {
   let loaded: FunctionComponent<P> | null = null;
   let loading: Promise<FunctionComponent<P>> | null = null;
-  // The first try's outcome: a start that cannot fetch the module (offline, before the
-  // service worker holds the app) draws at once, while the tries go on behind it.
-  let firstTry: Promise<void> | null = null;
+  // Whether the first try brought the module: a start that cannot fetch it (offline, before
+  // the service worker holds the app) draws at once, while the tries go on behind it.
+  let firstTry: Promise<boolean> | null = null;
   const tryLoading = () => {
     const attempt = load();
     firstTry ??= attempt.then(
-      () => undefined,
-      () => undefined,
+      () => true,
+      () => false,
     );
     return attempt;
   };
@@ -42,9 +42,11 @@ export function lazyScreen<P extends object, N extends string>(load: () => Promi
     return createElement(loaded ?? use(start()), props);
   }
   Screen.displayName = name;
-  const preload = () => {
-    const arrived = start().then(() => undefined);
-    return firstTry ?? arrived;
+  // On success it settles once the screen is kept (`loaded` set), so a render right after
+  // it does not suspend.
+  const preload = async () => {
+    const arrived = start();
+    if (await firstTry) await arrived;
   };
   return Object.assign(Screen, { preload });
 }
