@@ -99,10 +99,16 @@ export function send(res: ServerResponse, reply: Reply, options: { headOnly?: bo
   headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
   if (body === undefined || Buffer.byteLength(body) < compressFrom || !acceptsGzip(options.acceptEncoding)) return write(body);
   gzip(body, (error, compressed) => {
-    if (error) return write(body);
-    headers['content-encoding'] = 'gzip';
-    delete headers['content-length'];
-    write(compressed);
+    // Outside the caller's try (request-boundary.ts): a reply that cannot be written closes
+    // its connection here too, rather than stopping the server.
+    try {
+      if (error) return write(body);
+      headers['content-encoding'] = 'gzip';
+      delete headers['content-length'];
+      write(compressed);
+    } catch {
+      res.destroy();
+    }
   });
 }
 
