@@ -110,6 +110,25 @@ function failedAudits(lhr: Result): string[] {
   return lines;
 }
 
+/**
+ * Lighthouse's trace of a load sometimes misses the load's start (NO_NAVSTART) or first
+ * paint, and its message then asks to run it again: such a run is run again, up to twice,
+ * and said so; any other failure ends the measurement.
+ */
+const retriedFailure = /run Lighthouse again/i;
+
+async function audit(url: string, flags: Flags, config: typeof desktopConfig | undefined): Promise<Result> {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(url, flags, config);
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const { lhr } = result;
+    if (!lhr.runtimeError) return lhr;
+    const failure = `${lhr.runtimeError.code} ${lhr.runtimeError.message}`;
+    if (attempt > 2 || !retriedFailure.test(lhr.runtimeError.message)) throw new Error(`Lighthouse failed on ${url}: ${failure}`);
+    process.stdout.write(`  (Lighthouse failed on ${url}: ${lhr.runtimeError.code}; running it again)\n`);
+  }
+}
+
 async function main() {
   const pages = pageSpecs(options.pages);
   const dist = options.dist ? path.resolve(options.dist) : defaultDist;
@@ -144,10 +163,7 @@ async function main() {
           onlyCategories: [...categories],
           disableStorageReset: spec.kind === 'warm',
         };
-        const result = await lighthouse(url, flags, config);
-        if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-        const { lhr } = result;
-        if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        const lhr = await audit(url, flags, config);
         if (spec.kind !== 'signed-out' && new URL(lhr.finalDisplayedUrl).pathname === '/login') {
           throw new Error(`${spec.name} opened the login page: the profile is no longer signed in`);
         }
