@@ -159,6 +159,45 @@ describe('signing in and finding one’s way around', () => {
     await expect.poll(() => shell.monthLabel().textContent()).toBe('February 2026');
   });
 
+  it('counts every click on the month control, however quick, and the address and the back button follow', async () => {
+    await page.goto(`${e2e.appUrl}/daily?month=2026-01`);
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('January 2026');
+    const months = await page.evaluate(async () => {
+      const next = document.querySelector<HTMLButtonElement>('[role="group"][aria-label="Month"] button:last-of-type');
+      const label = () => document.querySelector('[role="group"][aria-label="Month"] span')?.textContent;
+      if (!next) throw new Error('no Next button in the month control');
+      // Three clicks before the page draws between them, as a quick double-click and one
+      // more can come on a slow tablet; the month is drawn once the clicks' task is done.
+      next.click();
+      next.click();
+      next.click();
+      await Promise.resolve();
+      const atOnce = label();
+      // One more once that frame has been painted, while the address is being written.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      next.click();
+      await Promise.resolve();
+      return { atOnce, afterFourth: label() };
+    });
+    expect(months).toEqual({ atOnce: 'April 2026', afterFourth: 'May 2026' });
+    await expect.poll(() => new URL(page.url()).searchParams.get('month')).toBe('2026-05');
+    // The month stays once the router has the new address.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    expect(await shell.monthLabel().textContent()).toBe('May 2026');
+    expect(await page.getByLabel('CP Hours 2026-05-01').count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('May 2026');
+    // Another screen and back: each address shows its own month.
+    await shell.go('Weekly');
+    await expect.poll(() => shell.heading().textContent()).toBe('Weekly Performance');
+    await shell.moveMonth('Next');
+    await expect.poll(() => new URL(page.url()).searchParams.get('month')).toBe('2026-06');
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/daily');
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('May 2026');
+    expect(new URL(page.url()).searchParams.get('month')).toBe('2026-05');
+  });
+
   it('remembers light mode across a reload (dark is the default)', async () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.getByRole('button', { name: 'Light mode' }).click();

@@ -1,15 +1,97 @@
-import { useSearchParams } from 'react-router-dom';
+import { useSyncExternalStore } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import type { MonthKey } from '../../domain/month.ts';
 import { readMonth, shiftMonth } from '../../domain/month.ts';
+
+/**
+ * The month a person chose, drawn before the address says it. The router draws a new
+ * address in a transition, later and in slices; so a click draws the chosen month at once
+ * and writes the address once that frame is painted (docs/performance.md, "The chosen
+ * month drawn at once"). A click moves on from the latest month chosen, not from the month
+ * of its button's last drawing: a second click before that drawing was lost.
+ *
+ * A choice belongs to the address it was made on. The router gives every history entry a
+ * key; writing the month replaces the entry with one of a new key, which `rewrites` maps
+ * back to the key it replaced, so an address and the months written into it stay one
+ * lineage. Any other change of address (a link, the back button) is another lineage,
+ * where the address rules again.
+ */
+type Choice = { month: MonthKey; lineage: string };
+
+let choice: Choice | null = null;
+const listeners = new Set<() => void>();
+/** A history entry's key -> the key of the entry that writing the month replaced. */
+const rewrites = new Map<string, string>();
+
+function choose(next: Choice | null): void {
+  choice = next;
+  listeners.forEach((listener) => listener());
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const readChoice = () => choice;
+
+/** The key an entry's lineage started with: the first of the entries the month's writes replaced one by one. */
+function lineageOf(key: string): string {
+  const seen = new Set([key]);
+  let first = key;
+  for (let earlier = rewrites.get(first); earlier !== undefined && !seen.has(earlier); earlier = rewrites.get(first)) {
+    seen.add(earlier);
+    first = earlier;
+  }
+  return first;
+}
+
+/** The router's key of the address shown, from its history entry ("default" for the first). */
+const addressKey = () => (window.history.state as { key?: string } | null)?.key ?? 'default';
+
+/**
+ * The month shown, as a click reads it: the latest choice on this address, else the
+ * address's own. Not the month of the click handler's drawing: two clicks can come before
+ * the drawing between them, and each must move the month on from where the other left it.
+ */
+function monthNow(): MonthKey {
+  if (choice && choice.lineage === lineageOf(addressKey())) return choice.month;
+  return readMonth(new URLSearchParams(window.location.search).get('month'), new Date());
+}
+
+/** After the frame that draws the chosen month has been painted. */
+function afterPaint(work: () => void): void {
+  requestAnimationFrame(() => setTimeout(work, 0));
+}
 
 /** The month all screens show, kept in the URL (?month=yyyy-MM) so a reload or a shared link keeps it. */
 export function useSelectedMonth(): { month: MonthKey; move(by: number): void; setMonth(month: MonthKey): void } {
   const [params, setParams] = useSearchParams();
-  const month = readMonth(params.get('month'), new Date());
+  const location = useLocation();
+  const chosen = useSyncExternalStore(subscribe, readChoice, readChoice);
+  const month = chosen && chosen.lineage === lineageOf(location.key) ? chosen.month : readMonth(params.get('month'), new Date());
   const setMonth = (value: MonthKey) => {
-    const next = new URLSearchParams(params);
-    next.set('month', value);
-    setParams(next, { replace: true });
+    const made: Choice = { month: value, lineage: lineageOf(addressKey()) };
+    choose(made);
+    afterPaint(() => {
+      // A later choice writes its own month; one whose address was left meanwhile is dropped.
+      if (choice !== made) return;
+      const replaced = addressKey();
+      if (lineageOf(replaced) !== made.lineage) {
+        choose(null);
+        return;
+      }
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set('month', value);
+          return next;
+        },
+        { replace: true },
+      );
+      const written = addressKey();
+      if (written !== replaced) rewrites.set(written, replaced);
+    });
   };
-  return { month, move: (by) => setMonth(shiftMonth(month, by)), setMonth };
+  return { month, move: (by) => setMonth(shiftMonth(monthNow(), by)), setMonth };
 }
