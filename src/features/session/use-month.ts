@@ -61,7 +61,16 @@ function monthNow(): MonthKey {
 
 /** After the frame that draws the chosen month has been painted. */
 function afterPaint(work: () => void): void {
-  requestAnimationFrame(() => setTimeout(work, 0));
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    work();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  // A page out of sight gets no frames (an app sent to the background right after a click):
+  // its address is written all the same.
+  setTimeout(once, 250);
 }
 
 /** The month all screens show, kept in the URL (?month=yyyy-MM) so a reload or a shared link keeps it. */
