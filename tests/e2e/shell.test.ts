@@ -196,6 +196,14 @@ describe('signing in and finding one’s way around', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/daily');
     await expect.poll(() => shell.monthLabel().textContent()).toBe('May 2026');
     expect(new URL(page.url()).searchParams.get('month')).toBe('2026-05');
+    // A page that gets no frames (an app sent to the background) still has its address written.
+    await page.evaluate(() => {
+      window.requestAnimationFrame = () => 0;
+    });
+    await shell.moveMonth('Next');
+    await expect.poll(() => new URL(page.url()).searchParams.get('month')).toBe('2026-06');
+    await page.reload();
+    await expect.poll(() => shell.monthLabel().textContent()).toBe('June 2026');
   });
 
   it('remembers light mode across a reload (dark is the default)', async () => {
