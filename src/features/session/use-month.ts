@@ -11,17 +11,17 @@ import { readMonth, shiftMonth } from '../../domain/month.ts';
  * of its button's last drawing: a second click before that drawing was lost.
  *
  * A choice belongs to the address it was made on. The router gives every history entry a
- * key; writing the month replaces the entry with one of a new key, which `rewrites` maps
- * back to the key it replaced, so an address and the months written into it stay one
- * lineage. Any other change of address (a link, the back button) is another lineage,
+ * key; writing the month replaces the entry with one of a new key, which `lineages` maps
+ * to the key the first of those entries had, so an address and the months written into it
+ * stay one lineage. Any other change of address (a link, the back button) is another lineage,
  * where the address rules again.
  */
 type Choice = { month: MonthKey; lineage: string };
 
 let choice: Choice | null = null;
 const listeners = new Set<() => void>();
-/** A history entry's key -> the key of the entry that writing the month replaced. */
-const rewrites = new Map<string, string>();
+/** A history entry written by a month's write -> the key of the entry its lineage started with. */
+const lineages = new Map<string, string>();
 
 function choose(next: Choice | null): void {
   choice = next;
@@ -35,16 +35,11 @@ function subscribe(listener: () => void): () => void {
 
 const readChoice = () => choice;
 
-/** The key an entry's lineage started with: the first of the entries the month's writes replaced one by one. */
-function lineageOf(key: string): string {
-  const seen = new Set([key]);
-  let first = key;
-  for (let earlier = rewrites.get(first); earlier !== undefined && !seen.has(earlier); earlier = rewrites.get(first)) {
-    seen.add(earlier);
-    first = earlier;
-  }
-  return first;
-}
+/** The key an entry's lineage started with: its own, unless a month's write made it. */
+const lineageOf = (key: string) => lineages.get(key) ?? key;
+
+/** The month an address names (this month when it names none). */
+const monthOf = (search: URLSearchParams) => readMonth(search.get('month'), new Date());
 
 /** The router's key of the address shown, from its history entry ("default" for the first). */
 const addressKey = () => (window.history.state as { key?: string } | null)?.key ?? 'default';
@@ -56,7 +51,7 @@ const addressKey = () => (window.history.state as { key?: string } | null)?.key 
  */
 function monthNow(): MonthKey {
   if (choice && choice.lineage === lineageOf(addressKey())) return choice.month;
-  return readMonth(new URLSearchParams(window.location.search).get('month'), new Date());
+  return monthOf(new URLSearchParams(window.location.search));
 }
 
 /** After the frame that draws the chosen month has been painted. */
@@ -78,7 +73,7 @@ export function useSelectedMonth(): { month: MonthKey; move(by: number): void; s
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const chosen = useSyncExternalStore(subscribe, readChoice, readChoice);
-  const month = chosen && chosen.lineage === lineageOf(location.key) ? chosen.month : readMonth(params.get('month'), new Date());
+  const month = chosen && chosen.lineage === lineageOf(location.key) ? chosen.month : monthOf(params);
   const setMonth = (value: MonthKey) => {
     const made: Choice = { month: value, lineage: lineageOf(addressKey()) };
     choose(made);
@@ -99,7 +94,7 @@ export function useSelectedMonth(): { month: MonthKey; move(by: number): void; s
         { replace: true },
       );
       const written = addressKey();
-      if (written !== replaced) rewrites.set(written, replaced);
+      if (written !== replaced) lineages.set(written, made.lineage);
     });
   };
   return { month, move: (by) => setMonth(shiftMonth(monthNow(), by)), setMonth };
