@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offlineFailures } from './support/browser.ts';
 import type { E2E } from './support/harness.ts';
 import { startE2E } from './support/harness.ts';
 
@@ -35,13 +36,37 @@ describe('the installed app without a network', () => {
       });
     });
     await other.addInitScript(() => document.addEventListener('DOMContentLoaded', () => document.body.append(Object.assign(new Image(), { src: '/hold-load.png' }))));
-    e2e.expectConsoleErrors(/Failed to load resource: net::ERR_(FAILED|INTERNET_DISCONNECTED)/);
+    // How each of the app's registration attempts ended. While one is under way the browser
+    // already lists a registration (it drops it when the script cannot be fetched), so the
+    // check below waits for the first attempt to end rather than asking at once.
+    await other.addInitScript(() => {
+      const container = navigator.serviceWorker;
+      const register = container.register.bind(container);
+      const attempts: string[] = [];
+      (window as unknown as { __registerAttempts: string[] }).__registerAttempts = attempts;
+      container.register = (...args: Parameters<ServiceWorkerContainer['register']>) => {
+        const index = attempts.push('pending') - 1;
+        const attempt = register(...args);
+        attempt.then(
+          () => (attempts[index] = 'registered'),
+          () => (attempts[index] = 'failed'),
+        );
+        return attempt;
+      };
+    });
+    // The held image's abort, and the registration that fails while offline.
+    e2e.expectConsoleErrors(/Failed to load resource: net::ERR_(FAILED|INTERNET_DISCONNECTED)/, offlineFailures);
     await visit.goto(`${e2e.appUrl}/login`, { waitUntil: 'domcontentloaded' });
     await visit.getByRole('button', { name: 'Login' }).waitFor();
     await held;
     await other.setOffline(true);
     await release();
     await visit.waitForFunction(() => document.readyState === 'complete');
+    const firstAttempt = await visit.waitForFunction(() => {
+      const [first] = (window as unknown as { __registerAttempts: string[] }).__registerAttempts;
+      return first !== undefined && first !== 'pending' && first;
+    });
+    expect(await firstAttempt.jsonValue()).toBe('failed');
     const registered = () => visit.evaluate(async () => (await navigator.serviceWorker.getRegistration()) !== undefined);
     expect(await registered()).toBe(false);
     await other.setOffline(false);
