@@ -40,12 +40,11 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 async function main() {
-  // A security key's answer names the page's origin, which must be the app's: Vite's in
-  // development, or another APP_PORT, unless the operator set the site or the origins.
+  // The site is the app this serves, Vite's in development or on another APP_PORT, unless
+  // the operator named it: e-mail links lead there (with the new session in the address,
+  // so never to another port's program), and security keys name its origin.
   const appPort = Number(process.env.APP_PORT ?? (dev ? 5173 : 4173));
-  if (!process.env.LOCAL_SUPABASE_SITE_URL && !process.env.LOCAL_SUPABASE_WEBAUTHN_RP_ORIGINS) {
-    process.env.LOCAL_SUPABASE_WEBAUTHN_RP_ORIGINS = `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${appPort}`;
-  }
+  process.env.LOCAL_SUPABASE_SITE_URL ||= `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${appPort}`;
   backend = await superviseBackend();
   const { ready } = backend;
   const supabaseUrl = process.env.SUPABASE_PUBLIC_URL ?? `http://${browserHost}:${ready.port}`;

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -110,6 +110,20 @@ describe('npm start', () => {
     expect(first.output()).toContain('admin@example.com');
     const backendPid = Number(/Backend ready at .* \(pid (\d+)\)/.exec(first.output())?.[1]);
     await signIn();
+
+    // E-mail links (here a password reset) lead to the app this start serves, on its own port.
+    const config = (await (await fetch(`${appUrl}/app-config.json`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
+    const recover = await fetch(`${config.supabaseUrl}/auth/v1/recover`, {
+      method: 'POST',
+      headers: { apikey: config.supabaseAnonKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'manager@example.com' }),
+    });
+    expect(recover.status).toBe(200);
+    const mails = (await readFile(path.join(dataDir, 'mail-outbox.jsonl'), 'utf8')).trim().split('\n');
+    const mail = JSON.parse(mails.at(-1) ?? '{}') as { to?: string; redirect_to?: string; action_link?: string };
+    expect(mail).toMatchObject({ to: 'manager@example.com', redirect_to: `${appUrl}/` });
+    const followed = await fetch(mail.action_link ?? '', { redirect: 'manual' });
+    expect(followed.headers.get('location')?.startsWith(`${appUrl}/#access_token=`)).toBe(true);
 
     process.kill(backendPid, 'SIGKILL');
     await first.waitFor(/The backend died \(killed by SIGKILL\); starting it again in 0\.5 s\./);
