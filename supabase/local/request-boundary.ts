@@ -10,6 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { apiKeyRefusal, presentedApiKey } from './api-keys.ts';
 import { authError } from './auth/auth-service.ts';
 import { isPostgresError } from './db/database.ts';
 import type { Reply } from './http.ts';
@@ -17,7 +18,16 @@ import { BodyTooLargeError, clientAddress, corsHeaders, jsonReply, readBody, sen
 import { log } from './logger.ts';
 import type { StackRequest } from './request.ts';
 
-export type Service = { prefix: string; route: (req: StackRequest) => Promise<Reply> };
+export type Service = {
+  prefix: string;
+  route: (req: StackRequest) => Promise<Reply>;
+  /**
+   * The paths below the prefix a request may reach without an API key (Auth's e-mail link
+   * and its signing keys); every other one must name a key of `BoundaryOptions.apiKeys`.
+   * Without it, no key is asked for (the functions: they check their own token).
+   */
+  keyFree?: (path: string, method: string) => boolean;
+};
 
 export type BoundaryOptions = {
   services: Service[];
@@ -25,6 +35,8 @@ export type BoundaryOptions = {
   maxTargetBytes: number;
   /** The Retry-After of a 503 for a database that is busy. */
   retryAfterSeconds: number;
+  /** The project's API keys (anon, service role): see api-keys.ts. */
+  apiKeys: readonly string[];
 };
 
 /** An error code for each shape: PostgREST's for /rest/v1 and elsewhere, GoTrue's for /auth/v1. */
@@ -151,6 +163,15 @@ export function createRequestHandler(options: BoundaryOptions) {
       if (!service) {
         return finish(jsonReply(404, { code: 'PGRST125', details: null, hint: null, message: 'Invalid path specified in request URL' }));
       }
+      const path = pathname.slice(service.prefix.length) || '/';
+      if (service.keyFree && !service.keyFree(path, method)) {
+        const refused = apiKeyRefusal(options.apiKeys, req.headers, url);
+        if (refused) return finish(refused);
+        // As the gateway: the key reaches the service as a header, never as a query parameter
+        // (the REST API would take one for a filter).
+        req.headers.apikey = presentedApiKey(req.headers, url) ?? undefined;
+        url.searchParams.delete('apikey');
+      }
       const encoding = req.headers['content-encoding']?.trim().toLowerCase();
       if (encoding && encoding !== 'identity') {
         return finish(
@@ -168,7 +189,7 @@ export function createRequestHandler(options: BoundaryOptions) {
         await service.route({
           method,
           url,
-          path: pathname.slice(service.prefix.length) || '/',
+          path,
           headers: req.headers,
           body,
           address: clientAddress(req),
@@ -223,6 +244,8 @@ function answerSocket(socket: Duplex, reply: Reply): void {
 
 export type UpgradeTarget = {
   path: string;
+  /** The project's API keys: a websocket names one too (api-keys.ts). */
+  apiKeys: readonly string[];
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
 };
 
@@ -234,6 +257,10 @@ export function createUpgradeHandler(target: UpgradeTarget) {
     try {
       if (!url) {
         return answerSocket(socket, refusal(null, req.headers, 400, { rest: 'PGRST100', auth: 'validation_failed' }, 'The request target is not a valid path.'));
+      }
+      if (url.pathname === target.path) {
+        const refused = apiKeyRefusal(target.apiKeys, req.headers, url);
+        if (refused) return answerSocket(socket, refused);
       }
       if (url.pathname !== target.path || !target.handleUpgrade(req, socket, head)) {
         return answerSocket(socket, refusal(url.pathname, req.headers, 404, { rest: 'PGRST125', auth: 'not_found' }, 'Nothing to upgrade to at this path.'));

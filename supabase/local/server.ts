@@ -135,17 +135,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   await realtime.start();
   const bodyLimit = options.bodyLimit ?? limits.requestBodyBytes;
 
+  const apiKeys = [keys.anonKey, keys.serviceRoleKey];
   const services: Service[] = [
-    { prefix: '/auth/v1', route: auth.route },
-    { prefix: '/rest/v1', route: rest.route },
+    { prefix: '/auth/v1', route: auth.route, keyFree: auth.keyFree },
+    { prefix: '/rest/v1', route: rest.route, keyFree: () => false },
     { prefix: '/functions/v1', route: functions.route },
   ];
 
   server.on(
     'request',
-    createRequestHandler({ services, bodyLimit, maxTargetBytes: limits.maxTargetBytes, retryAfterSeconds: limits.retryAfterSeconds }),
+    createRequestHandler({ services, bodyLimit, maxTargetBytes: limits.maxTargetBytes, retryAfterSeconds: limits.retryAfterSeconds, apiKeys }),
   );
-  server.on('upgrade', createUpgradeHandler({ path: '/realtime/v1/websocket', handleUpgrade: realtime.handleUpgrade }));
+  server.on('upgrade', createUpgradeHandler({ path: '/realtime/v1/websocket', apiKeys, handleUpgrade: realtime.handleUpgrade }));
   server.on('connect', handleConnect);
   server.on('clientError', handleClientError);
 

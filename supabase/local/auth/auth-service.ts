@@ -73,6 +73,15 @@ export type VerifiedCaller = { ok: true; claims: JwtClaims } | { ok: false; repl
 
 const adminRoles = new Set(['service_role', 'supabase_admin']);
 
+/**
+ * What a hosted project's gateway lets through without an API key: the e-mail link (opened
+ * in a browser, which sends none; the link's own code is the credential), the OAuth
+ * returns, and the public keys sessions are signed with.
+ */
+function keyFree(path: string): boolean {
+  return path === '/verify' || path === '/callback' || path === '/authorize' || path === '/.well-known/jwks.json';
+}
+
 export function createAuthService(options: AuthOptions) {
   const settings = resolveAuthSettings(options.settings, process.env, options.dataDir);
   const throttle = new SignInThrottle(settings.throttle, settings.clock);
@@ -300,5 +309,5 @@ export function createAuthService(options: AuthOptions) {
     return fail(404, 'not_found', 'Not found');
   }
 
-  return { route };
+  return { route, keyFree };
 }

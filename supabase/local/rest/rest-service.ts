@@ -51,8 +51,9 @@ export type RestOptions = {
 const apiRoles = new Set(['anon', 'authenticated', 'service_role', 'supabase_admin']);
 
 async function authenticate(req: StackRequest, keys: JwtKeys): Promise<JwtClaims> {
+  // The session's token, else the API key the gateway checked (the anon role's, say).
   const authorization = header(req, 'authorization');
-  const token = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : header(req, 'apikey');
+  const token = (authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined) ?? header(req, 'apikey');
   if (!token) {
     throw new RestError(401, 'PGRST301', 'No API key found in request', null, 'No `apikey` request header or url param was found.');
   }
