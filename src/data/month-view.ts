@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import type { LabourRow, Metric } from './repositories/daily-inputs.ts';
 import type { MonthRows } from './repositories/month-rows.ts';
-import { laborEntriesOf, useMonthDayRows, useMonthRows } from './repositories/month-rows.ts';
+import { daysWithFigures, laborEntriesOf, useMonthDayRows, useMonthRows } from './repositories/month-rows.ts';
 import { asClosedMonth, useClosedMonth } from './repositories/month-closures.ts';
 import type { MonthlyTable } from '../domain/monthly-table.ts';
 import { monthlyTable } from '../domain/monthly-table.ts';
@@ -48,7 +48,7 @@ export const emptyTotals = (): Totals => ({ CP: { hours: 0, sales: 0 }, W: { hou
 
 const categories: Category[] = ['CP', 'W', 'I'];
 
-/** The device's date, as the work pattern counts days complete: the days before today. */
+/** The device's date, as the work pattern counts days complete: the days before it, and those with figures. */
 export const todayIso = (now = new Date()): IsoDate =>
   `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 
@@ -67,7 +67,7 @@ export function dailyMonthOf(rows: MonthRows, today: IsoDate): DailyMonth {
   for (const row of rows.daily) {
     values.set(cellKey(String(row.entry_date), row.row_identifier as LabourRow, row.metric_type as Metric), numberOrNull(row.value));
   }
-  const days = monthDays(rows.month, rows.weeks, rows.pattern, today);
+  const days = monthDays(rows.month, rows.weeks, rows.pattern, today, daysWithFigures(rows.daily));
   const totals = emptyTotals();
   const weeks = new Map<IsoDate, WeekFigures>();
   for (const [index, week] of grid.entries()) {
@@ -122,7 +122,7 @@ export function useMonthDays(storeId: string | null, month: MonthKey): MonthDays
   return useMemo(() => {
     if (rows === undefined) return undefined;
     const pattern = withClosedMonths(rows?.pattern ?? workPattern(null), new Map([[month, closure?.work_week]]));
-    return monthDays(month, rows?.weeks ?? new Map(), pattern, todayIso());
+    return monthDays(month, rows?.weeks ?? new Map(), pattern, todayIso(), rows?.figureDays);
   }, [rows, closure, month]);
 }
 

@@ -3,9 +3,11 @@
  * whole Sunday-to-Saturday weeks, but each week is kept as its parts inside each month (a
  * week part starts on a Sunday or on the 1st and ends on the Saturday or on the month's
  * last day). A part's figures are what a manager entered, or else what the store's work
- * pattern gives: its open days, and of those the ones before today.
+ * pattern gives: its open days, and of those the ones complete: before today, or with
+ * figures entered (today's, once typed), so a month's figures are divided by the days
+ * they came from (docs/figures.md).
  */
-import { addDays, differenceInCalendarDays, endOfMonth, getDay } from 'date-fns';
+import { addDays, differenceInCalendarDays, endOfMonth, format, getDay } from 'date-fns';
 import type { IsoDate } from './calendar.ts';
 import { isoDateOf, isoDayOfWeek, parseDate } from './calendar.ts';
 import type { MonthKey } from './month.ts';
@@ -89,10 +91,12 @@ function datesOf(part: Pick<WeekPart, 'start' | 'end'>): IsoDate[] {
   return dates;
 }
 
-/** The pattern's work days of a part, and of those the ones before today. */
-export function patternDays(pattern: WorkPattern, part: Pick<WeekPart, 'start' | 'end'>, today: IsoDate) {
+const noDays: ReadonlySet<IsoDate> = new Set();
+
+/** The pattern's work days of a part, and of those the ones complete: before today, or with figures. */
+export function patternDays(pattern: WorkPattern, part: Pick<WeekPart, 'start' | 'end'>, today: IsoDate, figureDays: ReadonlySet<IsoDate> = noDays) {
   const open = datesOf(part).filter((date) => isWorkDay(pattern, date));
-  return { workDays: open.length, daysComplete: open.filter((date) => date < today).length };
+  return { workDays: open.length, daysComplete: open.filter((date) => date < today || figureDays.has(date)).length };
 }
 
 /** What a manager entered for a part (null: nothing, the pattern's figure applies). */
@@ -118,11 +122,20 @@ export type MonthDays = {
 
 const sum = (parts: PartDays[], pick: (part: PartDays) => number) => parts.reduce((total, part) => total + pick(part), 0);
 
-/** The month's days complete and work days from its parts' entries, the pattern filling the gaps. */
-export function monthDays(month: MonthKey, entries: ReadonlyMap<IsoDate, EnteredDays>, pattern: WorkPattern, today: IsoDate): MonthDays {
+/**
+ * The month's days complete and work days from its parts' entries, the pattern filling the
+ * gaps. `figureDays`: the dates with a figure entered (a work day counts once it has one).
+ */
+export function monthDays(
+  month: MonthKey,
+  entries: ReadonlyMap<IsoDate, EnteredDays>,
+  pattern: WorkPattern,
+  today: IsoDate,
+  figureDays: ReadonlySet<IsoDate> = noDays,
+): MonthDays {
   const parts = monthWeekParts(month).map((part): PartDays => {
     const entered = entries.get(part.start) ?? { daysComplete: null, workDays: null };
-    const fromPattern = patternDays(pattern, part, today);
+    const fromPattern = patternDays(pattern, part, today, figureDays);
     return {
       part,
       entered,
@@ -142,6 +155,14 @@ export function monthDays(month: MonthKey, entries: ReadonlyMap<IsoDate, Entered
   };
   if (warnings.length === 0 && result.daysComplete > result.workDays) {
     warnings.push(`Notice: the month has ${result.daysComplete} days complete but only ${result.workDays} work days.`);
+  }
+  // Figures for a day still to come are most often typed in the wrong column.
+  const { first, last } = monthBounds(month);
+  const ahead = [...figureDays].filter((date) => date > today && date >= first && date <= last).sort();
+  if (ahead.length > 0) {
+    const named = ahead.slice(0, 3).map((date) => format(parseDate(date), 'EEEE d MMMM'));
+    const more = ahead.length > 3 ? ` and ${ahead.length - 3} more` : '';
+    warnings.push(`Notice: figures are entered for ${ahead.length === 1 ? 'a day' : 'days'} still to come: ${named.join(', ')}${more}.`);
   }
   return { ...result, warnings };
 }

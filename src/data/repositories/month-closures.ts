@@ -17,7 +17,7 @@ import type { LocalRow } from '../synced-tables.ts';
 type Closure = LocalRow<'month_closures'>;
 import { numberOrNull } from '../values.ts';
 import type { MonthRows } from './month-rows.ts';
-import { readWorkPattern } from './month-rows.ts';
+import { readWorkPattern, readYearFigureDaysFrom } from './month-rows.ts';
 
 export type MonthClosure = { closed: boolean; closedBy: string | null; closedAt: string | null };
 
@@ -86,8 +86,9 @@ export async function readYearDaysAsClosed(device: Pick<Device, 'db'>, storeId: 
   const entries = new Map<IsoDate, EnteredDays>();
   for (const row of weekRows) entries.set(String(row.week_start_date), { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
   const closedPattern = withClosedMonths(pattern, new Map(closures.filter(keepsSettings).map((row) => [String(row.month_start).slice(0, 7), row.work_week])));
+  const figureDays = await readYearFigureDaysFrom(device, storeId, year, today);
   const months = new Map<number, MonthDays>();
-  for (let month = 1; month <= 12; month += 1) months.set(month, monthDays(`${year}-${String(month).padStart(2, '0')}`, entries, closedPattern, today));
+  for (let month = 1; month <= 12; month += 1) months.set(month, monthDays(`${year}-${String(month).padStart(2, '0')}`, entries, closedPattern, today, figureDays));
   return months;
 }
 

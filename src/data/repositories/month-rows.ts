@@ -42,19 +42,39 @@ export async function readWorkPattern(device: Pick<Device, 'db'>, storeId: strin
   return workPattern(stored?.work_week, exceptions);
 }
 
-/** What was entered for each week part of the month, and the work pattern that fills the gaps. */
-export async function readMonthDayRows(device: Pick<Device, 'db'>, storeId: string, month: MonthKey, settings?: RowFields<'store_settings'> | null) {
+/** The dates of these daily rows that hold a figure: a work day counts as complete once it has one. */
+export function daysWithFigures(daily: readonly Pick<LocalRow<'daily_inputs'>, 'entry_date' | 'value'>[]): Set<IsoDate> {
+  return new Set(daily.filter((row) => numberOrNull(row.value) !== null).map((row) => String(row.entry_date)));
+}
+
+/** The dates of a store's daily figures between two dates. */
+async function readFigureDays(device: Pick<Device, 'db'>, storeId: string, from: IsoDate, to: IsoDate): Promise<Set<IsoDate>> {
+  return daysWithFigures(await device.db.keyRange('daily_inputs', [storeId, from], [storeId, to]).toArray());
+}
+
+/**
+ * What was entered for each week part of the month, the work pattern that fills the gaps,
+ * and the days with figures (from `daily` when the caller has read the month's rows already).
+ */
+export async function readMonthDayRows(
+  device: Pick<Device, 'db'>,
+  storeId: string,
+  month: MonthKey,
+  settings?: RowFields<'store_settings'> | null,
+  daily?: readonly LocalRow<'daily_inputs'>[],
+) {
   const bounds = monthBounds(month);
   const parts = monthWeekParts(month);
-  const [weekRows, pattern] = await Promise.all([
+  const [weekRows, pattern, figureDays] = await Promise.all([
     device.db.mirror('weekly_store_performance').bulkGet(parts.map((part) => [storeId, part.start])),
     readWorkPattern(device, storeId, bounds.first, bounds.last, settings),
+    daily ? daysWithFigures(daily) : readFigureDays(device, storeId, bounds.first, bounds.last),
   ]);
   const weeks = new Map<IsoDate, EnteredDays>();
   for (const row of weekRows) {
     if (row) weeks.set(row.week_start_date, { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
   }
-  return { weeks, pattern };
+  return { weeks, pattern, figureDays };
 }
 
 export function useMonthDayRows(storeId: string | null, month: MonthKey) {
@@ -74,7 +94,7 @@ export async function readMonthRows(device: Pick<Device, 'db'>, storeId: string,
     db.keyRange('monthly_labor_gross_inputs', [storeId, bounds.first]).toArray(),
     db.mirror('monthly_operational_inputs').get([storeId, year, monthNumber]),
   ]);
-  const { weeks, pattern } = await readMonthDayRows(device, storeId, month, settings ?? null);
+  const { weeks, pattern } = await readMonthDayRows(device, storeId, month, settings ?? null, daily);
   return {
     month,
     daily,
@@ -176,16 +196,28 @@ function whenIdle(work: () => void, skip = 0): () => void {
   return () => handle.cancel();
 }
 
+/**
+ * The year's dates with figures from today on: every earlier work day counts as complete
+ * anyway, so a year's screen reads a few rows rather than the year's.
+ */
+export async function readYearFigureDaysFrom(device: Pick<Device, 'db'>, storeId: string, year: number, today: IsoDate): Promise<Set<IsoDate>> {
+  const first = `${year}-01-01`;
+  const last = `${year}-12-31`;
+  if (today > last) return new Set();
+  return readFigureDays(device, storeId, today > first ? today : first, last);
+}
+
 /** Each month's days complete and work days of a year (1 to 12), as the month screens count them. */
 export async function readYearDays(device: Pick<Device, 'db'>, storeId: string, year: number, today: IsoDate): Promise<Map<number, MonthDays>> {
   const [weekRows, pattern] = await Promise.all([
     device.db.mirror('weekly_store_performance').where('[store_id+year]').equals([storeId, year]).toArray(),
     readWorkPattern(device, storeId, `${year}-01-01`, `${year}-12-31`),
   ]);
+  const figureDays = await readYearFigureDaysFrom(device, storeId, year, today);
   const entries = new Map<IsoDate, EnteredDays>();
   for (const row of weekRows) entries.set(row.week_start_date, { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
   const months = new Map<number, MonthDays>();
-  for (let month = 1; month <= 12; month += 1) months.set(month, monthDays(`${year}-${String(month).padStart(2, '0')}`, entries, pattern, today));
+  for (let month = 1; month <= 12; month += 1) months.set(month, monthDays(`${year}-${String(month).padStart(2, '0')}`, entries, pattern, today, figureDays));
   return months;
 }
 
