@@ -78,11 +78,27 @@ export function hasYearlyData(input: Amounts): boolean {
   return [input.sales, input.gp_net, input.ros, input.personnel_exp, input.semi_fixed_exp, input.fixed_exp].some((v) => n(v) !== 0);
 }
 
+type ExpenseKey = 'personnel_exp' | 'semi_fixed_exp' | 'fixed_exp';
+
+/**
+ * An expense over the months it is entered for (those closed in the books): its share of
+ * their gross, and its average a month. Over every month, a month whose sales are in but
+ * whose expenses are not yet would lower both.
+ */
+function expenseOverEnteredMonths(months: YearlyInput[], key: ExpenseKey): { share: number | null; perMonth: number } {
+  const closed = months.filter((m) => entered(m[key]));
+  if (closed.length === 0) return { share: null, perMonth: 0 };
+  const expense = closed.reduce((acc, m) => acc + n(m[key]), 0);
+  const gross = closed.reduce((acc, m) => acc + n(m.gp_net), 0);
+  return { share: gross === 0 ? null : (expense / gross) * 100, perMonth: expense / closed.length };
+}
+
 /**
  * Total sums the amounts; AVG divides them by the months with data (12 when none has
  * any); percentages of both rows are derived from their amounts, not averaged. Hours Per
- * Day of both is the hours of the months with data over their days complete, and NET
- * counts only the months whose expenses are entered.
+ * Day of both is the hours of the months with data over their days complete; NET, and
+ * each expense's share of the gross and its average, count only the months whose
+ * expenses are entered.
  */
 export function yearlySummary(months: YearlyInput[], daysComplete: ReadonlyMap<number, number> = new Map()): { total: YearlyRow; average: YearlyRow } {
   const withData = months.filter(hasYearlyData);
@@ -103,8 +119,20 @@ export function yearlySummary(months: YearlyInput[], daysComplete: ReadonlyMap<n
   const closed = months.filter((m) => [m.personnel_exp, m.semi_fixed_exp, m.fixed_exp].some((v) => v !== null && v !== undefined));
   const net = closed.length ? closed.reduce((acc, m) => acc + n(m.gp_net) - n(m.personnel_exp) - n(m.semi_fixed_exp) - n(m.fixed_exp), 0) : null;
   const closedSales = closed.reduce((acc, m) => acc + n(m.sales), 0);
-  const total = { ...deriveYearlyRow(totals, days), netProfit: net, netProfitMarginRos: net === null ? null : percentOf(net, closedSales) };
-  const averaged = { ...deriveYearlyRow(average, days / count), netProfit: net === null ? null : net / (closed.length || 1), netProfitMarginRos: total.netProfitMarginRos };
+  const personnel = expenseOverEnteredMonths(months, 'personnel_exp');
+  const semiFixed = expenseOverEnteredMonths(months, 'semi_fixed_exp');
+  const fixed = expenseOverEnteredMonths(months, 'fixed_exp');
+  const shares = { personnelPercentage: personnel.share, semiFixedPercentage: semiFixed.share };
+  const total = { ...deriveYearlyRow(totals, days), ...shares, netProfit: net, netProfitMarginRos: net === null ? null : percentOf(net, closedSales) };
+  const averaged = {
+    ...deriveYearlyRow(average, days / count),
+    ...shares,
+    personnelExp: personnel.perMonth,
+    semiFixedExp: semiFixed.perMonth,
+    fixedExp: fixed.perMonth,
+    netProfit: net === null ? null : net / (closed.length || 1),
+    netProfitMarginRos: total.netProfitMarginRos,
+  };
   return { total, average: averaged };
 }
 

@@ -77,3 +77,31 @@ describe('a month without figures', () => {
     expect(average.gpPercentage).toBeNull();
   });
 });
+
+describe('the expenses of the Total and AVG rows', () => {
+  // January and February are closed in the books; March has its sales and gross but no
+  // expenses yet. Worked by hand: Personnel 15,000 + 20,000 = 35,000 over the closed
+  // months' gross 50,000 + 60,000 = 110,000 is 31.8%, not 35,000 / 150,000 = 23.3%; the
+  // closed months average 17,500 a month, not 35,000 / 3.
+  const months: YearlyInput[] = [
+    { month: 1, sales: 100_000, gp_net: 50_000, ros: 500, personnel_exp: 15_000, semi_fixed_exp: 5_000, fixed_exp: 2_000 },
+    { month: 2, sales: 100_000, gp_net: 60_000, ros: 520, personnel_exp: 20_000, semi_fixed_exp: 6_000, fixed_exp: 3_000 },
+    { month: 3, sales: 80_000, gp_net: 40_000, ros: 410, personnel_exp: null, semi_fixed_exp: null, fixed_exp: null },
+  ];
+
+  it('takes each expense as a share of the gross of the months it is entered for', () => {
+    const { total, average } = yearlySummary(months);
+    expect(total.personnelPercentage).toBeCloseTo(31.818, 3);
+    expect(total.semiFixedPercentage).toBeCloseTo(10, 6);
+    expect(average.personnelPercentage).toBeCloseTo(31.818, 3);
+    expect(average.semiFixedPercentage).toBeCloseTo(10, 6);
+  });
+
+  it('averages each expense over the months it is entered for, and keeps the totals whole', () => {
+    const { total, average } = yearlySummary(months);
+    expect([total.personnelExp, total.semiFixedExp, total.fixedExp]).toEqual([35_000, 11_000, 5_000]);
+    expect([average.personnelExp, average.semiFixedExp, average.fixedExp]).toEqual([17_500, 5_500, 2_500]);
+    // The gross is still every month's: 150,000 in all, 50,000 a month.
+    expect([total.gpNet, average.gpNet]).toEqual([150_000, 50_000]);
+  });
+});
