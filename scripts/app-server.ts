@@ -134,6 +134,11 @@ export async function startAppServer(options: {
   };
   const server = createServer((req, res) => {
     void (async () => {
+      // Files to read, nothing to change: any other method is a client's mistake, said so.
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { ...security, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+        return res.end('Method not allowed: this server only serves the app (GET, HEAD).');
+      }
       const segments = pathSegments(req.url ?? '/');
       if (!segments) {
         res.writeHead(400, { ...security, 'Content-Type': 'text/plain; charset=utf-8' });

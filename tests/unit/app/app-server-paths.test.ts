@@ -22,7 +22,7 @@ const indexText = '<!doctype html><title>app</title>';
 const markers = ['SECRET-SOURCE-OF-THE-APP', 'OUTSIDE-DIST-DO-NOT-SERVE'];
 
 /** One request with the target exactly as given (no client-side normalisation): status and body. */
-function rawGet(port: number, target: string, headers = ''): Promise<{ status: number; body: Buffer }> {
+function rawGet(port: number, target: string, headers = '', method = 'GET'): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -34,7 +34,7 @@ function rawGet(port: number, target: string, headers = ''): Promise<{ status: n
       const head = all.subarray(0, split === -1 ? all.length : split).toString('latin1');
       resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), body: split === -1 ? Buffer.alloc(0) : all.subarray(split + 4) });
     });
-    socket.write(Buffer.concat([Buffer.from('GET '), Buffer.from(target, 'latin1'), Buffer.from(` HTTP/1.0\r\nHost: app\r\n${headers}Connection: close\r\n\r\n`)]));
+    socket.write(Buffer.concat([Buffer.from(`${method} `), Buffer.from(target, 'latin1'), Buffer.from(` HTTP/1.0\r\nHost: app\r\n${headers}Connection: close\r\n\r\n`)]));
   });
 }
 
@@ -192,5 +192,19 @@ describe('the app server decodes and normalises a path before it decides', () =>
       expect(reply.status).toBeLessThan(500);
     }
     expect((await rawGet(port, '/assets/app-abc.js')).status).toBe(200);
+  });
+
+  it('answers only GET and HEAD; any other method gets 405 and names the two, whatever the path', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND']) {
+      for (const target of ['/', '/daily', '/assets/app-abc.js', '/app-config.json', '/no-such-file.js']) {
+        const response = await fetch(`http://127.0.0.1:${port}${target}`, { method, ...(method === 'POST' || method === 'PUT' ? { body: 'x' } : {}) });
+        expect({ method, target, status: response.status, allow: response.headers.get('allow') }).toEqual({ method, target, status: 405, allow: 'GET, HEAD' });
+        expect(await response.text()).not.toContain('<title>app</title>');
+      }
+    }
+    // TRACE, which fetch will not send, as raw bytes.
+    expect((await rawGet(port, '/', '', 'TRACE')).status).toBe(405);
+    const head = await fetch(`http://127.0.0.1:${port}/assets/app-abc.js`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
   });
 });
