@@ -32,6 +32,7 @@ import { screenshotDir } from './support/screenshots.ts';
  * lands in test-results/screenshots/layout-<route>-<width>.png, beside the list of problems.
  */
 const sizes = [
+  { width: 360, height: 640 },
   { width: 390, height: 844 },
   { width: 768, height: 1024 },
   { width: 1024, height: 768 },
