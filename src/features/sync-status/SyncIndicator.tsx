@@ -5,6 +5,7 @@ import { useDraftCount } from '../../data/repositories/submit-drafts.ts';
 import { explainRefusal } from '../../domain/refusals.ts';
 import { useAccount, useSyncRuntime, useSyncStatus } from '../session/session-context.tsx';
 import { ActivityList } from './ActivityList.tsx';
+import { shownValue, syncedFieldName } from './row-names.ts';
 
 function when(time: number | null, read: boolean): string {
   if (time) return new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -105,8 +106,8 @@ function SyncPanel({ lastError, storagePersisted }: { lastError: string | null; 
       <ul>
         {conflicts.map((c) => (
           <li key={c.id}>
-            <strong>{c.table}</strong> {c.key} {c.field}: was {JSON.stringify(c.old)}, other device {JSON.stringify(c.theirs)}, this device{' '}
-            {JSON.stringify(c.ours)} (kept)
+            <strong>{syncedFieldName(c.table, c.key, c.field)}</strong>: was {shownValue(c.old)}, other device {shownValue(c.theirs)}, this device{' '}
+            {shownValue(c.ours)} (kept)
           </li>
         ))}
       </ul>

@@ -86,6 +86,15 @@ describe('drill: two tablets of one store, both offline', () => {
       const found = logged.filter((c) => c.key.includes(ownA.date) && c.field === 'value' && Number(c.theirs) === lost);
       expect(found, `${ownA.date}: ${lost} overwritten by ${kept}; logs ${JSON.stringify(logged)}`).not.toHaveLength(0);
     }
+    // The Sync details name each logged value as its screen does, never by table and store id.
+    const [withLog] = (await conflictsOn(a.page)).length > 0 ? [a] : [b];
+    await withLog.page.getByRole('button', { name: /^Sync (details|issues)/ }).click();
+    const items = withLog.page.getByRole('region', { name: 'Sync details' }).locator('li').filter({ hasText: '(kept)' });
+    await expect.poll(() => items.count()).toBeGreaterThan(0);
+    for (const text of await items.allTextContents()) {
+      expect(text).toMatch(/^(CP|W|I) (Hours|Sales), \w{3} \d{1,2} \w{3} \d{4}: was .+, other device \d+(\.\d+)?, this device \d+(\.\d+)? \(kept\)$/);
+      expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    }
     expect([...a.errors, ...b.errors]).toEqual([]);
     console.log(`drill 3: both screens showed the server's 9 cells ${convergedMs} ms after reconnecting; ${logged.length} conflicts logged`);
   });
