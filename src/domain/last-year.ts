@@ -21,3 +21,19 @@ export function lastYearText(previousShown: string | null, percent: number | nul
   if (previousShown === null) return 'Last year: no figures';
   return `Last year: ${previousShown}${percent === null ? '' : ` (${formatChange(percent)})`}`;
 }
+
+/** A month's days: how many of its work days are done. */
+export type MonthShare = { daysComplete: number; workDays: number };
+
+/** Some but not all of the month's work days are done. */
+export const isPartWay = (days: MonthShare | null | undefined): days is MonthShare => !!days && days.daysComplete > 0 && days.daysComplete < days.workDays;
+
+/**
+ * The figure a month a year before is compared with: the whole month, or, for a month
+ * still part-way (some but not all of its work days done), last year's month at the same
+ * share of its work days, as the Monthly table's PACING reads a month at its pace.
+ */
+export function lastYearBasis(previous: number | null, days: MonthShare | null | undefined): number | null {
+  if (previous === null) return null;
+  return isPartWay(days) ? (previous * days.daysComplete) / days.workDays : previous;
+}

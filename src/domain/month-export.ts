@@ -9,9 +9,10 @@ import { toCsv } from './csv.ts';
 import type { Figures, ScoreCardKey } from './front-end-team.ts';
 import { scoreCardColumns, totalsFields } from './front-end-team.ts';
 import type { Category } from './kpi-math.ts';
+import type { MonthShare } from './last-year.ts';
 import { changePercent } from './last-year.ts';
 import type { MonthlyTable } from './monthly-table.ts';
-import { salesLastYear } from './monthly-table.ts';
+import { salesLastYear, sharedDays } from './monthly-table.ts';
 
 export type DayValues = { date: IsoDate; values: Record<Category, { hours: number | null; sales: number | null }> };
 
@@ -22,9 +23,11 @@ export function dailyInputsCsv(days: readonly DayValues[]): string {
   return toCsv(header, days.map((day) => [day.date, ...categories.flatMap((c) => [day.values[c].hours, day.values[c].sales])]));
 }
 
-export function monthlyTableCsv(table: MonthlyTable, lastYear: MonthlyTable | null): string {
-  const header = ['Labour Type', "RO's", 'Hours', 'Sales', 'Gross', 'Gross %', 'Sales Last Year', 'Change %'];
-  const salesBefore = salesLastYear(lastYear);
+/** `days`: this month's work days done; while it is under way last year's month is taken at the same share, and the heading says so. */
+export function monthlyTableCsv(table: MonthlyTable, lastYear: MonthlyTable | null, days?: MonthShare): string {
+  const salesBefore = salesLastYear(lastYear, days);
+  const lastYearHeading = salesBefore.share ? `Sales Last Year (${sharedDays(salesBefore.share)})` : 'Sales Last Year';
+  const header = ['Labour Type', "RO's", 'Hours', 'Sales', 'Gross', 'Gross %', lastYearHeading, 'Change %'];
   const rows: CsvCell[][] = table.rows.map((row, index) => {
     const before = salesBefore.rows[index] ?? null;
     return [row.label, row.repairOrders, row.hours, row.sales, row.gross, row.grossPercent, before, changePercent(row.sales, before)];

@@ -229,7 +229,8 @@ export function monthFigures(inputs: MonthInputs): MonthFigures {
 /** The line under a tile comparing it with the same month a year before. */
 export function lastYearLine(current: Figure, previous: Figure | undefined): string {
   if (!previous || previous.status === 'no-data' || previous.value === null) return lastYearText(null, null);
-  // A distance from a target mix has no meaningful change: the mix itself is shown.
-  const percent = current.id === 'workMixChart' || current.status === 'no-data' ? null : changePercent(current.value, previous.value);
+  // A distance from a target mix has no meaningful change: the mix itself is shown. Nor has
+  // a month's progress: a month under way is not a fall from last year's finished one.
+  const percent = current.id === 'workMixChart' || current.id === 'monthComplete' || current.status === 'no-data' ? null : changePercent(current.value, previous.value);
   return lastYearText(current.id === 'workMixChart' ? previous.actual : previous.headline, percent);
 }

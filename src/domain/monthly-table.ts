@@ -7,6 +7,8 @@
  * PACING and TARGET are the Sales Per Day tile's figures over the month's work days.
  */
 import type { Category, Totals } from './kpi-math.ts';
+import type { MonthShare } from './last-year.ts';
+import { isPartWay, lastYearBasis } from './last-year.ts';
 import { monthTarget, pacing, totalHours, totalSales as gridSales } from './kpi-math.ts';
 
 export type LaborType = 'customerPay' | 'warranty' | 'internal' | 'sublet' | 'unappliedTime';
@@ -86,10 +88,23 @@ export function monthlyTable(
 /**
  * The SALES LAST YEAR column of a month a year before: each row's sales and the total,
  * or no figure at all ("-", as every other missing figure) when that month has no
- * figures, instead of $0 for a year the store was not using the app.
+ * figures, instead of $0 for a year the store was not using the app. While this month is
+ * under way (`days`: its work days done), last year's month is taken at the same share of
+ * its work days, as Yearly compares it, and `share` says so: a month's second day set
+ * against the whole of last year's month read −96%.
  */
-export function salesLastYear(table: MonthlyTable | null | undefined): { rows: Array<number | null>; total: number | null } {
+/** "1 of 27 days": the share of its work days a month under way has done. */
+export const sharedDays = (share: MonthShare) => `${share.daysComplete} of ${share.workDays} days`;
+
+export function salesLastYear(
+  table: MonthlyTable | null | undefined,
+  days?: MonthShare,
+): { rows: Array<number | null>; total: number | null; share: MonthShare | null } {
   const hasFigures = !!table && (table.totalSales !== 0 || table.hours !== 0 || table.totalLabour !== null || table.repairOrders !== 0);
-  if (!table || !hasFigures) return { rows: laborRows.map(() => null), total: null };
-  return { rows: table.rows.map((row) => row.sales), total: table.totalSales };
+  if (!table || !hasFigures) return { rows: laborRows.map(() => null), total: null, share: null };
+  return {
+    rows: table.rows.map((row) => lastYearBasis(row.sales, days)),
+    total: lastYearBasis(table.totalSales, days),
+    share: isPartWay(days) ? { daysComplete: days.daysComplete, workDays: days.workDays } : null,
+  };
 }

@@ -9,6 +9,8 @@
  *    in the books) they are unknown, not equal to the gross profit.
  */
 
+import type { MonthShare } from './last-year.ts';
+import { isPartWay, lastYearBasis } from './last-year.ts';
 import { monthNames } from './month.ts';
 
 export type YearlyInput = {
@@ -136,20 +138,6 @@ export function yearlySummary(months: YearlyInput[], daysComplete: ReadonlyMap<n
   return { total, average: averaged };
 }
 
-/** A month's days: how many of its work days are done. */
-export type MonthShare = { daysComplete: number; workDays: number };
-
-/**
- * The figure a month a year before is compared with: the whole month, or, for a month
- * still part-way (some but not all of its work days done), last year's month at the same
- * share of its work days, as the Monthly table's PACING reads a month at its pace.
- */
-export function lastYearBasis(previous: number | null, days: MonthShare | undefined): number | null {
-  if (previous === null) return null;
-  return isPartWay(days) ? (previous * days.daysComplete) / days.workDays : previous;
-}
-
-const isPartWay = (days: MonthShare | undefined): days is MonthShare => !!days && days.daysComplete > 0 && days.daysComplete < days.workDays;
 
 const shortName = (month: number) => (monthNames[month - 1] ?? '').slice(0, 3);
 

@@ -93,6 +93,37 @@ describe("what a service manager needs beyond the spec's screens", () => {
     expect(await cp.nth(6).textContent()).toBe(change(Number(row.sales_now), Number(row.sales_before)));
   });
 
+  it('sets a month under way against last year at the share of its work days done', async () => {
+    // This month from the server: its CP sales so far, the same month last year, the days
+    // complete of its stored week parts (the demo stores those begun before today), and its
+    // work days: Monday to Saturday less the store's holidays (the demo's pattern).
+    const [row] = (
+      await e2e.stack.database.query<{ month: string; sales_now: string; sales_before: string; dc: number; wd: number }>(
+        `with m as (select date_trunc('month', current_date)::date as first)
+         select to_char(m.first, 'YYYY-MM') as month,
+           (select sum(value)::text from daily_inputs where store_id = $1 and metric_type = 'sales' and row_identifier = 'CP' and entry_date >= m.first and entry_date < m.first + interval '1 month') as sales_now,
+           (select sum(value)::text from daily_inputs where store_id = $1 and metric_type = 'sales' and row_identifier = 'CP' and entry_date >= m.first - interval '1 year' and entry_date < m.first - interval '11 months') as sales_before,
+           (select coalesce(sum(days_complete), 0)::int from weekly_store_performance where store_id = $1 and week_start_date >= m.first and week_start_date < m.first + interval '1 month') as dc,
+           (select count(*)::int from generate_series(m.first, (m.first + interval '1 month - 1 day')::date, interval '1 day') d
+             where extract(isodow from d) <> 7
+               and d::date not in (select calendar_date from store_calendar_days where store_id = $1 and is_work_day = false)) as wd
+         from m`,
+        [demo.storeA],
+      )
+    ).rows;
+    if (!row) throw new Error('no month');
+    const partWay = row.dc > 0 && row.dc < row.wd;
+    const basis = partWay ? (Number(row.sales_before) * row.dc) / row.wd : Number(row.sales_before);
+    const change = (now: number, before: number) => {
+      const pct = Math.round(((now - before) / before) * 100);
+      return `${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct)}%`;
+    };
+    await page.goto(`${e2e.appUrl}/monthly?month=${row.month}`);
+    const cp = page.getByRole('table', { name: 'Monthly performance' }).getByRole('row', { name: /CUSTOMER PAY/ }).locator('td');
+    await expect.poll(() => cp.nth(5).textContent(), { timeout: 10_000 }).toBe(`${money.format(basis)}${partWay ? ` (${row.dc} of ${row.wd} days)` : ''}`);
+    expect(await cp.nth(6).textContent()).toBe(change(Number(row.sales_now), basis));
+  });
+
   it('shows how a table figure is computed on hover, on a tap and on keyboard focus', async () => {
     await page.goto(`${e2e.appUrl}/monthly?month=2031-07`);
     const totalSales = page.getByRole('table', { name: 'Monthly performance' }).getByRole('row', { name: /TOTAL SALES/ }).getByRole('button').first();

@@ -19,7 +19,7 @@ import { CellHistory, useLastCell } from '../history/CellHistory.tsx';
 import { monthlyCellRef } from '../history/cell-refs.ts';
 import { PacePanel } from '../daily/PacePanel.tsx';
 import { monthlyTableOf, useDailyMonth } from '../../data/month-view.ts';
-import { salesLastYear } from '../../domain/monthly-table.ts';
+import { salesLastYear, sharedDays } from '../../domain/monthly-table.ts';
 import { useAccount } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { MonthEndFigures } from './MonthEndFigures.tsx';
@@ -75,8 +75,15 @@ export function MonthlyPage() {
 
   const table = monthlyTableOf(data);
   const lastYear = lastYearData ? monthlyTableOf(lastYearData) : null;
-  const lastYearFigures = salesLastYear(lastYear);
+  // While this month is under way, last year's month at the same share of its work days.
+  const lastYearFigures = salesLastYear(lastYear, data.days);
   const lastYearSales = (index: number) => lastYearFigures.rows[index] ?? null;
+  const lastYearCell = (value: number | null) => (
+    <>
+      {dash(value, formatCurrency)}
+      {value !== null && lastYearFigures.share ? <span className="hint"> ({sharedDays(lastYearFigures.share)})</span> : null}
+    </>
+  );
   const { totals } = data;
 
   return (
@@ -139,7 +146,7 @@ export function MonthlyPage() {
                       <FigureValue text={formatPercent(row.grossPercent)} working={working('grossPercent', `${money2(row.gross)} / ${money2(row.sales)} × 100`, formatPercent(row.grossPercent))} />
                     )}
                   </td>
-                  <td>{dash(lastYearSales(index), formatCurrency)}</td>
+                  <td>{lastYearCell(lastYearSales(index))}</td>
                   <td>
                     <ChangeValue current={row.sales} previous={lastYearSales(index)} />
                   </td>
@@ -175,7 +182,7 @@ export function MonthlyPage() {
                   <FigureValue text={formatCurrency(table.totalSales)} working={working('totalSales', table.rows.map((row) => money2(row.sales ?? 0)).join(' + '), money2(table.totalSales))} />
                 </td>
                 <td colSpan={2} />
-                <td>{dash(lastYearFigures.total, formatCurrency)}</td>
+                <td>{lastYearCell(lastYearFigures.total)}</td>
                 <td>
                   <ChangeValue current={table.totalSales} previous={lastYearFigures.total} />
                 </td>

@@ -14,7 +14,7 @@ import { useAccount, useSyncStatus } from '../session/session-context.tsx';
 import { useSelectedMonth } from '../session/use-month.ts';
 import { AdvisorsSection, WeeksSection } from './PackSections.tsx';
 import { advisorsOf, daysOf, openWarnings } from './month-pack.ts';
-import { salesLastYear } from '../../domain/monthly-table.ts';
+import { salesLastYear, sharedDays } from '../../domain/monthly-table.ts';
 import { useScreenDrawn } from '../../ui/screen-drawn.ts';
 
 const dash = (value: number | null, show: (n: number) => string) => (value === null ? '-' : show(value));
@@ -37,7 +37,8 @@ export function PrintMonthPage() {
 
   const table = monthlyTableOf(data);
   const before = monthlyTableOf(lastYear);
-  const salesBefore = salesLastYear(before);
+  const salesBefore = salesLastYear(before, data.days);
+  const beforeCell = (value: number | null) => `${dash(value, formatCurrency)}${value !== null && salesBefore.share ? ` (${sharedDays(salesBefore.share)})` : ''}`;
   const advisors = advisorsOf(team);
   const warnings = openWarnings(data, sync);
   const file = (what: string) => `${(storeName ?? 'store').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${month}-${what}.csv`;
@@ -59,7 +60,7 @@ export function PrintMonthPage() {
           <button type="button" onClick={() => downloadText(file('daily-inputs'), dailyInputsCsv(daysOf(data)), csv)}>
             Daily inputs (CSV)
           </button>
-          <button type="button" onClick={() => downloadText(file('monthly-table'), monthlyTableCsv(table, before), csv)}>
+          <button type="button" onClick={() => downloadText(file('monthly-table'), monthlyTableCsv(table, before, data.days), csv)}>
             Monthly table (CSV)
           </button>
           <button type="button" onClick={() => downloadText(file('advisors'), advisorsCsv(advisors), csv)}>
@@ -108,7 +109,7 @@ export function PrintMonthPage() {
                 <td>{dash(row.sales, formatCurrency)}</td>
                 <td>{dash(row.gross, formatCurrency)}</td>
                 <td>{dash(row.grossPercent, formatPercent)}</td>
-                <td>{dash(salesBefore.rows[index] ?? null, formatCurrency)}</td>
+                <td>{beforeCell(salesBefore.rows[index] ?? null)}</td>
                 <td>{formatChange(changePercent(row.sales, salesBefore.rows[index] ?? null))}</td>
               </tr>
             ))}
@@ -128,7 +129,7 @@ export function PrintMonthPage() {
               <td colSpan={2} />
               <td>{formatCurrency(table.totalSales)}</td>
               <td colSpan={2} />
-              <td>{dash(salesBefore.total, formatCurrency)}</td>
+              <td>{beforeCell(salesBefore.total)}</td>
               <td>{formatChange(changePercent(table.totalSales, salesBefore.total))}</td>
             </tr>
             <tr>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparison, opCodeFields, opCodeShare } from '../../../src/domain/front-end-team.ts';
 import type { MonthInputs } from '../../../src/domain/month-figures.ts';
-import { defaultMixTarget, monthFigures, noOperationalCounts } from '../../../src/domain/month-figures.ts';
+import { defaultMixTarget, lastYearLine, monthFigures, noOperationalCounts } from '../../../src/domain/month-figures.ts';
 import type { LaborEntry, LaborType } from '../../../src/domain/monthly-table.ts';
 import { monthlyTable, salesLastYear } from '../../../src/domain/monthly-table.ts';
 
@@ -61,14 +61,33 @@ describe('sales last year', () => {
   const none = { CP: { hours: 0, sales: 0 }, W: { hours: 0, sales: 0 }, I: { hours: 0, sales: 0 } };
   it('is no figure (shown "-") for a month last year without figures, not $0', () => {
     const table = monthlyTable(none, new Map(), { daysComplete: 0, workDays: 25 }, 17_500);
-    expect(salesLastYear(table)).toEqual({ rows: [null, null, null, null, null], total: null });
-    expect(salesLastYear(null)).toEqual({ rows: [null, null, null, null, null], total: null });
+    expect(salesLastYear(table)).toEqual({ rows: [null, null, null, null, null], total: null, share: null });
+    expect(salesLastYear(null)).toEqual({ rows: [null, null, null, null, null], total: null, share: null });
   });
 
   it("is the month's sales when it has figures, a real zero kept", () => {
     const entries = new Map<LaborType, LaborEntry>([['sublet', { gross: 250, subletSales: 1_000, repairOrders: 3 }]]);
     const table = monthlyTable({ ...none, CP: { hours: 10, sales: 1_800 } }, entries, { daysComplete: 5, workDays: 25 }, 17_500);
     // CP 1,800, W 0 and I 0 typed as nothing, sublet 1,000, unapplied time has no sales; total 2,800.
-    expect(salesLastYear(table)).toEqual({ rows: [1_800, 0, 0, 1_000, null], total: 2_800 });
+    expect(salesLastYear(table)).toEqual({ rows: [1_800, 0, 0, 1_000, null], total: 2_800, share: null });
+  });
+
+  it('is taken at the share of its work days this month has done while this month is under way', () => {
+    const lastYear = monthlyTable({ ...none, CP: { hours: 500, sales: 108_000 } }, new Map(), { daysComplete: 27, workDays: 27 }, 17_500);
+    // 2 December: 1 of 27 work days done. Last December's $108,000 at 1/27 is $4,000, so a
+    // first day of $4,400 reads +10%, not −96% against the whole of last December.
+    const early = salesLastYear(lastYear, { daysComplete: 1, workDays: 27 });
+    expect(early).toEqual({ rows: [4_000, 0, 0, null, null], total: 4_000, share: { daysComplete: 1, workDays: 27 } });
+    // Done, or not begun: the whole month.
+    expect(salesLastYear(lastYear, { daysComplete: 27, workDays: 27 })).toMatchObject({ total: 108_000, share: null });
+    expect(salesLastYear(lastYear, { daysComplete: 0, workDays: 27 })).toMatchObject({ total: 108_000, share: null });
+  });
+});
+
+describe("the Month Complete tile's last year", () => {
+  it('shows how far last year got, without a change: being part-way through a month is not a fall', () => {
+    const now = monthFigures(month({ daysComplete: 1, workDays: 27 })).monthComplete;
+    const then = monthFigures(month({ daysComplete: 27, workDays: 27 })).monthComplete;
+    expect(lastYearLine(now, then)).toBe(`Last year: ${then.headline}`);
   });
 });

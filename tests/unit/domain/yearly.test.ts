@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { YearlyInput } from '../../../src/domain/yearly.ts';
-import { deriveYearlyRow, lastYearBasis, likeForLike, monthsLabel, yearlySummary } from '../../../src/domain/yearly.ts';
+import { lastYearBasis } from '../../../src/domain/last-year.ts';
+import { deriveYearlyRow, likeForLike, monthsLabel, yearlySummary } from '../../../src/domain/yearly.ts';
 
 const empty = (month: number): YearlyInput => ({ month, sales: null, gp_net: null, ros: null, personnel_exp: null, semi_fixed_exp: null, fixed_exp: null });
 const withSales = (month: number, sales: number): YearlyInput => ({ ...empty(month), sales, gp_net: sales * 0.7, ros: sales / 175 });
