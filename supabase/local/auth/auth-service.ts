@@ -78,6 +78,8 @@ const adminRoles = new Set(['service_role', 'supabase_admin']);
  * in a browser, which sends none; the link's own code is the credential), the OAuth
  * returns, and the public keys sessions are signed with.
  */
+const logoutScopes = new Set(['global', 'local', 'others']);
+
 function keyFree(path: string): boolean {
   return path === '/verify' || path === '/callback' || path === '/authorize' || path === '/.well-known/jwks.json';
 }
@@ -225,9 +227,13 @@ export function createAuthService(options: AuthOptions) {
   async function logout(req: StackRequest): Promise<Reply> {
     const caller = await verifyCaller(req);
     if (!caller.ok) return caller.reply;
+    // An unknown scope is refused, as GoTrue does: read as "local", a mistyped "global"
+    // would leave every other session signed in.
+    const scope = req.url.searchParams.get('scope') || 'global';
+    if (!logoutScopes.has(scope)) return authError(req, 400, 'validation_failed', `Unsupported logout scope ${JSON.stringify(scope.slice(0, 40))}`);
     const { sub, session_id: sessionId } = caller.claims;
     if (typeof sub === 'string' && typeof sessionId === 'string') {
-      await endSessions(options.db, sub, sessionId, req.url.searchParams.get('scope') ?? 'global');
+      await endSessions(options.db, sub, sessionId, scope);
     }
     return { status: 204, headers: {} };
   }

@@ -41,6 +41,10 @@ export async function updateCurrentUser(
   body: Record<string, unknown>,
   fail: Fail,
 ): Promise<{ user: UserRow } | Reply> {
+  // GoTrue reads `data` into a map: anything but an object (or null, no change) is unreadable.
+  if (body.data !== undefined && body.data !== null && (typeof body.data !== 'object' || Array.isArray(body.data))) {
+    return fail(400, 'bad_json', 'Could not read User Update params: data must be a JSON object');
+  }
   const weak = checkPassword(body.password);
   if (weak) return fail(weak.status, weak.code, weak.message, weak.extra);
   const change = await emailChange(ctx, user, body.email);

@@ -130,6 +130,29 @@ describe.each(engines)('sessions on flaky networks (%s)', (engine) => {
     expect((await currentUser(stack, user.session.access_token)).body).toMatchObject({ code: 'session_not_found' });
   });
 
+  it('refuses a sign-out of a scope it does not know, rather than ending one session when all were asked for', async () => {
+    const { email, password, session } = await signedInUser();
+    const other = await passwordSession(stack, email, password);
+    const refused = await authCall(stack, 'POST', '/logout?scope=everywhere', { token: session.access_token });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'validation_failed', message: 'Unsupported logout scope "everywhere"' } });
+    // Nothing was ended: both sessions still refresh.
+    expect((await refresh(stack, session.refresh_token)).status).toBe(200);
+    expect((await refresh(stack, other.refresh_token)).status).toBe(200);
+  });
+
+  it('refuses user metadata that is not an object, changing nothing', async () => {
+    const { session } = await signedInUser();
+    await authCall(stack, 'PUT', '/user', { token: session.access_token, body: { data: { shift: 'early' } } });
+    for (const data of [['a'], 'text', 5, true]) {
+      const answer = await authCall(stack, 'PUT', '/user', { token: session.access_token, body: { data } });
+      expect({ data, status: answer.status, code: answer.body.code }).toEqual({ data, status: 400, code: 'bad_json' });
+    }
+    // null, as in GoTrue, is no change.
+    expect((await authCall(stack, 'PUT', '/user', { token: session.access_token, body: { data: null } })).status).toBe(200);
+    const user = await authCall(stack, 'GET', '/user', { token: session.access_token });
+    expect(user.body.user_metadata).toEqual({ shift: 'early' });
+  });
+
   it('limits user metadata to 4 KiB, for the user and for admins', async () => {
     const user = await signedInUser();
     const big = { note: 'x'.repeat(5000) };
