@@ -5,9 +5,18 @@
  * client that forgot it, or sent another project's, is refused here as it would be there,
  * rather than working on this machine and failing once hosted (docs/backend-api.md).
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Reply } from './http.ts';
 import { jsonReply } from './http.ts';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compared in constant time: the service-role key is a secret, and how long a comparison takes must not tell how much of a guess was right. */
+function isOneOf(keys: readonly string[], presented: string): boolean {
+  const guess = digest(presented);
+  return keys.reduce((found, key) => timingSafeEqual(digest(key), guess) || found, false);
+}
 
 /** The request's API key: the `apikey` header, else the `apikey` query parameter. */
 export function presentedApiKey(headers: IncomingHttpHeaders, url: URL): string | null {
@@ -19,7 +28,7 @@ export function presentedApiKey(headers: IncomingHttpHeaders, url: URL): string 
 /** Null when the request names one of `keys`, else the gateway's refusal (401, its own shape). */
 export function apiKeyRefusal(keys: readonly string[], headers: IncomingHttpHeaders, url: URL): Reply | null {
   const presented = presentedApiKey(headers, url);
-  if (presented && keys.includes(presented)) return null;
+  if (presented && isOneOf(keys, presented)) return null;
   const body = presented
     ? { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' }
     : { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' };

@@ -22,11 +22,11 @@ export type Service = {
   prefix: string;
   route: (req: StackRequest) => Promise<Reply>;
   /**
-   * The paths below the prefix a request may reach without an API key (Auth's e-mail link
-   * and its signing keys); every other one must name a key of `BoundaryOptions.apiKeys`.
-   * Without it, no key is asked for (the functions: they check their own token).
+   * Whether a request to this path below the prefix must name one of the project's API
+   * keys (`BoundaryOptions.apiKeys`). Without it, none is asked for (the functions check
+   * their own token).
    */
-  keyFree?: (path: string, method: string) => boolean;
+  needsApiKey?: (path: string) => boolean;
 };
 
 export type BoundaryOptions = {
@@ -164,7 +164,7 @@ export function createRequestHandler(options: BoundaryOptions) {
         return finish(jsonReply(404, { code: 'PGRST125', details: null, hint: null, message: 'Invalid path specified in request URL' }));
       }
       const path = pathname.slice(service.prefix.length) || '/';
-      if (service.keyFree && !service.keyFree(path, method)) {
+      if (service.needsApiKey?.(path)) {
         const refused = apiKeyRefusal(options.apiKeys, req.headers, url);
         if (refused) return finish(refused);
         // As the gateway: the key reaches the service as a header, never as a query parameter

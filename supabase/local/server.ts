@@ -137,8 +137,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   const apiKeys = [keys.anonKey, keys.serviceRoleKey];
   const services: Service[] = [
-    { prefix: '/auth/v1', route: auth.route, keyFree: auth.keyFree },
-    { prefix: '/rest/v1', route: rest.route, keyFree: () => false },
+    { prefix: '/auth/v1', route: auth.route, needsApiKey: auth.needsApiKey },
+    { prefix: '/rest/v1', route: rest.route, needsApiKey: () => true },
     { prefix: '/functions/v1', route: functions.route },
   ];
 

@@ -73,16 +73,16 @@ export type VerifiedCaller = { ok: true; claims: JwtClaims } | { ok: false; repl
 
 const adminRoles = new Set(['service_role', 'supabase_admin']);
 
-/**
- * What a hosted project's gateway lets through without an API key: the e-mail link (opened
- * in a browser, which sends none; the link's own code is the credential), the OAuth
- * returns, and the public keys sessions are signed with.
- */
+/** The sessions a sign-out may end: all of the user's, this one, or all but this one. */
 const logoutScopes = new Set(['global', 'local', 'others']);
 
-function keyFree(path: string): boolean {
-  return path === '/verify' || path === '/callback' || path === '/authorize' || path === '/.well-known/jwks.json';
-}
+/**
+ * Every Auth path needs an API key but what a hosted project's gateway lets through
+ * without one: the e-mail link (opened in a browser, which sends none; the link's own code
+ * is the credential), the OAuth returns, and the public keys sessions are signed with.
+ */
+const keyFreePaths = new Set(['/verify', '/callback', '/authorize', '/.well-known/jwks.json']);
+const needsApiKey = (path: string) => !keyFreePaths.has(path);
 
 export function createAuthService(options: AuthOptions) {
   const settings = resolveAuthSettings(options.settings, process.env, options.dataDir);
@@ -315,5 +315,5 @@ export function createAuthService(options: AuthOptions) {
     return fail(404, 'not_found', 'Not found');
   }
 
-  return { route, keyFree };
+  return { route, needsApiKey };
 }
