@@ -217,6 +217,32 @@ describe('signing in and finding one’s way around', () => {
     await page.getByRole('button', { name: 'Dark mode' }).click();
   });
 
+  it('keeps the theme another tab chose while this one was opening', async () => {
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    const opening = await context.newPage();
+    // Another tab turns light mode on just as this one's frame has been put on the page (its
+    // theme button is there) and before its effects have run: the moment a slow device can
+    // stretch. Once only: the reload below is this tab's own.
+    await opening.addInitScript(() => {
+      if (sessionStorage.getItem('other-tab-chose')) return;
+      sessionStorage.setItem('other-tab-chose', 'light');
+      const watch = new MutationObserver(() => {
+        if (![...document.querySelectorAll('button')].some((button) => /^(Light|Dark) mode$/.test(button.textContent ?? ''))) return;
+        watch.disconnect();
+        localStorage.setItem('theme', 'light');
+      });
+      watch.observe(document, { childList: true, subtree: true });
+    });
+    await opening.goto(`${e2e.appUrl}/daily`);
+    await new ShellModel(opening).waitForSignedIn();
+    expect(await opening.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+    await opening.reload();
+    await new ShellModel(opening).waitForSignedIn();
+    expect(await opening.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await opening.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await opening.close();
+  });
+
   it('tells a non-admin they have no access to /admin', async () => {
     await page.goto(`${e2e.appUrl}/admin`);
     await expect.poll(() => page.getByText("You don't have permission to access this area.").count()).toBe(1);
