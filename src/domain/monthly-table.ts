@@ -7,9 +7,9 @@
  * PACING and TARGET are the Sales Per Day tile's figures over the month's work days.
  */
 import type { Category, Totals } from './kpi-math.ts';
+import { monthTarget, pacing, totalHours, totalSales as gridSales } from './kpi-math.ts';
 import type { MonthShare } from './last-year.ts';
 import { isPartWay, lastYearBasis } from './last-year.ts';
-import { monthTarget, pacing, totalHours, totalSales as gridSales } from './kpi-math.ts';
 
 export type LaborType = 'customerPay' | 'warranty' | 'internal' | 'sublet' | 'unappliedTime';
 
@@ -85,6 +85,9 @@ export function monthlyTable(
   };
 }
 
+/** "1 of 27 days": the share of its work days a month under way has done. */
+export const sharedDays = (share: MonthShare) => `${share.daysComplete} of ${share.workDays} days`;
+
 /**
  * The SALES LAST YEAR column of a month a year before: each row's sales and the total,
  * or no figure at all ("-", as every other missing figure) when that month has no
@@ -93,9 +96,6 @@ export function monthlyTable(
  * its work days, as Yearly compares it, and `share` says so: a month's second day set
  * against the whole of last year's month read −96%.
  */
-/** "1 of 27 days": the share of its work days a month under way has done. */
-export const sharedDays = (share: MonthShare) => `${share.daysComplete} of ${share.workDays} days`;
-
 export function salesLastYear(
   table: MonthlyTable | null | undefined,
   days?: MonthShare,

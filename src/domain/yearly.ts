@@ -138,7 +138,6 @@ export function yearlySummary(months: YearlyInput[], daysComplete: ReadonlyMap<n
   return { total, average: averaged };
 }
 
-
 const shortName = (month: number) => (monthNames[month - 1] ?? '').slice(0, 3);
 
 /** "Jan-Nov"; runs of months joined, gaps listed: "Jan-Feb, Apr, Jun-Nov". */

@@ -78,15 +78,15 @@ export function asClosedMonth(rows: MonthRows, closure: Closure | null | undefin
 
 /** Each month's days complete and work days of a year (1 to 12), a closed month's with the work week it was closed with. */
 export async function readYearDaysAsClosed(device: Pick<Device, 'db'>, storeId: string, year: number, today: IsoDate): Promise<Map<number, MonthDays>> {
-  const [weekRows, pattern, closures] = await Promise.all([
+  const [weekRows, pattern, closures, figureDays] = await Promise.all([
     device.db.mirror('weekly_store_performance').where('[store_id+year]').equals([storeId, year]).toArray(),
     readWorkPattern(device, storeId, `${year}-01-01`, `${year}-12-31`),
     device.db.keyRange('month_closures', [storeId, `${year}-01-01`], [storeId, `${year}-12-01`]).toArray(),
+    readYearFigureDaysFrom(device, storeId, year, today),
   ]);
   const entries = new Map<IsoDate, EnteredDays>();
   for (const row of weekRows) entries.set(String(row.week_start_date), { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
   const closedPattern = withClosedMonths(pattern, new Map(closures.filter(keepsSettings).map((row) => [String(row.month_start).slice(0, 7), row.work_week])));
-  const figureDays = await readYearFigureDaysFrom(device, storeId, year, today);
   const months = new Map<number, MonthDays>();
   for (let month = 1; month <= 12; month += 1) months.set(month, monthDays(`${year}-${String(month).padStart(2, '0')}`, entries, closedPattern, today, figureDays));
   return months;

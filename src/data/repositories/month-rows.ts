@@ -52,34 +52,37 @@ async function readFigureDays(device: Pick<Device, 'db'>, storeId: string, from:
   return daysWithFigures(await device.db.keyRange('daily_inputs', [storeId, from], [storeId, to]).toArray());
 }
 
-/**
- * What was entered for each week part of the month, the work pattern that fills the gaps,
- * and the days with figures (from `daily` when the caller has read the month's rows already).
- */
-export async function readMonthDayRows(
-  device: Pick<Device, 'db'>,
-  storeId: string,
-  month: MonthKey,
-  settings?: RowFields<'store_settings'> | null,
-  daily?: readonly LocalRow<'daily_inputs'>[],
-) {
+/** What was entered for each week part of the month, and the work pattern that fills the gaps. */
+export async function readMonthDayRows(device: Pick<Device, 'db'>, storeId: string, month: MonthKey, settings?: RowFields<'store_settings'> | null) {
   const bounds = monthBounds(month);
   const parts = monthWeekParts(month);
-  const [weekRows, pattern, figureDays] = await Promise.all([
+  const [weekRows, pattern] = await Promise.all([
     device.db.mirror('weekly_store_performance').bulkGet(parts.map((part) => [storeId, part.start])),
     readWorkPattern(device, storeId, bounds.first, bounds.last, settings),
-    daily ? daysWithFigures(daily) : readFigureDays(device, storeId, bounds.first, bounds.last),
   ]);
   const weeks = new Map<IsoDate, EnteredDays>();
   for (const row of weekRows) {
     if (row) weeks.set(row.week_start_date, { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
   }
+  return { weeks, pattern };
+}
+
+/**
+ * A month's days for the screens that do not read its daily rows: its weeks and pattern,
+ * and the dates with figures (a work day counts as complete once it has one).
+ */
+export async function readMonthDays(device: Pick<Device, 'db'>, storeId: string, month: MonthKey) {
+  const bounds = monthBounds(month);
+  const [{ weeks, pattern }, figureDays] = await Promise.all([
+    readMonthDayRows(device, storeId, month),
+    readFigureDays(device, storeId, bounds.first, bounds.last),
+  ]);
   return { weeks, pattern, figureDays };
 }
 
 export function useMonthDayRows(storeId: string | null, month: MonthKey) {
   const device = useDevice();
-  return useLiveQuery(async () => (storeId ? readMonthDayRows(device, storeId, month) : null), [device, storeId, month]);
+  return useLiveQuery(async () => (storeId ? readMonthDays(device, storeId, month) : null), [device, storeId, month]);
 }
 
 export async function readMonthRows(device: Pick<Device, 'db'>, storeId: string, month: MonthKey): Promise<MonthRows> {
@@ -94,7 +97,7 @@ export async function readMonthRows(device: Pick<Device, 'db'>, storeId: string,
     db.keyRange('monthly_labor_gross_inputs', [storeId, bounds.first]).toArray(),
     db.mirror('monthly_operational_inputs').get([storeId, year, monthNumber]),
   ]);
-  const { weeks, pattern } = await readMonthDayRows(device, storeId, month, settings ?? null, daily);
+  const { weeks, pattern } = await readMonthDayRows(device, storeId, month, settings ?? null);
   return {
     month,
     daily,
@@ -209,11 +212,11 @@ export async function readYearFigureDaysFrom(device: Pick<Device, 'db'>, storeId
 
 /** Each month's days complete and work days of a year (1 to 12), as the month screens count them. */
 export async function readYearDays(device: Pick<Device, 'db'>, storeId: string, year: number, today: IsoDate): Promise<Map<number, MonthDays>> {
-  const [weekRows, pattern] = await Promise.all([
+  const [weekRows, pattern, figureDays] = await Promise.all([
     device.db.mirror('weekly_store_performance').where('[store_id+year]').equals([storeId, year]).toArray(),
     readWorkPattern(device, storeId, `${year}-01-01`, `${year}-12-31`),
+    readYearFigureDaysFrom(device, storeId, year, today),
   ]);
-  const figureDays = await readYearFigureDaysFrom(device, storeId, year, today);
   const entries = new Map<IsoDate, EnteredDays>();
   for (const row of weekRows) entries.set(row.week_start_date, { daysComplete: numberOrNull(row.days_complete), workDays: numberOrNull(row.work_days) });
   const months = new Map<number, MonthDays>();

@@ -4,7 +4,7 @@ import { AppDatabase } from '../../../src/data/app-database.ts';
 import type { Device } from '../../../src/data/device-context.tsx';
 import { dailyMonthOf } from '../../../src/data/month-view.ts';
 import { readYearDaysAsClosed } from '../../../src/data/repositories/month-closures.ts';
-import { readMonthDayRows, readMonthRows, readYearDays } from '../../../src/data/repositories/month-rows.ts';
+import { readMonthDays, readMonthRows, readYearDays } from '../../../src/data/repositories/month-rows.ts';
 import { monthDays } from '../../../src/domain/work-days.ts';
 
 // December 2026, Monday to Saturday: 27 work days (31 less the Sundays 6, 13, 20 and 27).
@@ -31,7 +31,7 @@ describe('a day counts as complete once it has figures', () => {
   });
 
   it('counts the same days on every screen that reads them', async () => {
-    const { weeks, pattern, figureDays } = await readMonthDayRows(device, 's1', '2026-12');
+    const { weeks, pattern, figureDays } = await readMonthDays(device, 's1', '2026-12');
     expect(monthDays('2026-12', weeks, pattern, today, figureDays).daysComplete).toBe(2);
     expect((await readYearDays(device, 's1', 2026, today)).get(12)?.daysComplete).toBe(2);
     expect((await readYearDaysAsClosed(device, 's1', 2026, today)).get(12)?.daysComplete).toBe(2);
